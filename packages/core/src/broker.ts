@@ -1,0 +1,335 @@
+import { checkAnswers } from "./answers.ts";
+import {
+  type AskUserLogger,
+  BrokerContext,
+  consoleLogger,
+  describeError,
+  type Transition,
+} from "./broker-context.ts";
+import {
+  type ActionEvent,
+  handleAction,
+  handleReply,
+  type InboundOutcome,
+  type ReplyEvent,
+} from "./broker-inbound.ts";
+import type { Channel } from "./channel.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { newActionToken } from "./codec.ts";
+import { Deadlines } from "./deadlines.ts";
+import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
+import { messagesFor, pickLocale } from "./i18n.ts";
+import { normalizeAskUserInput } from "./normalize.ts";
+import { renderPromptText } from "./render.ts";
+import type { QuestionFilter, QuestionStore } from "./store.ts";
+import {
+  type Actor,
+  type AnswererPolicy,
+  type AskUserEvent,
+  type AskUserResult,
+  isTerminal,
+  type QuestionRecord,
+  resultOf,
+  type Target,
+  type UserRef,
+} from "./types.ts";
+
+/** Options of `createAskUser`. */
+export interface AskUserOptions {
+  store: QuestionStore;
+  channels: Channel[];
+  clock?: Clock;
+  /** Default locale of prompts and of replies without a user locale (`en` or `de`). */
+  locale?: string;
+  /** Who may answer by default (SPEC §5): `creator` (default), `conversation`, or a list of user ids. */
+  answerers?: "creator" | "conversation" | { userIds: string[] };
+  logger?: AskUserLogger;
+}
+
+/** Per-question options of `ask` / `create`. */
+export interface AskOptions {
+  /** Where to deliver; without it the question lives on the operator surfaces only. */
+  target?: Target;
+  /** The user whose request started the run. */
+  creator?: UserRef;
+  runId?: string;
+  /** Aborting cancels the question. */
+  signal?: AbortSignal;
+  answerers?: AskUserOptions["answerers"];
+  locale?: string;
+}
+
+/** The outcome of `answer`, `skip` and `cancel`: the record, or why it was refused. */
+export type TransitionOutcome =
+  | { ok: true; record: QuestionRecord }
+  | {
+      ok: false;
+      reason: string;
+      message: string;
+      record?: QuestionRecord;
+      issues?: Array<{ path: string; message: string }>;
+    };
+
+/** The broker: asks questions, takes answers from every surface, and keeps the lifecycle (SPEC §4). */
+export interface AskUserBroker {
+  /** Normalises, stores, delivers and waits; resolves with the agent's result. Throws on bad input. */
+  ask(input: unknown, options?: AskOptions): Promise<AskUserResult>;
+  /** Normalises, stores and delivers; returns the record at once (pending, or undeliverable). */
+  create(input: unknown, options?: Omit<AskOptions, "signal">): Promise<QuestionRecord>;
+  /** Waits for a question to end; aborting the signal cancels it. */
+  wait(id: string, options?: { signal?: AbortSignal }): Promise<AskUserResult>;
+  handleReply(event: ReplyEvent): Promise<InboundOutcome>;
+  handleAction(event: ActionEvent): Promise<InboundOutcome>;
+  /** Answers from an operator surface (web, HTTP, MCP, CLI): checked against the prompt. */
+  answer(id: string, answers: unknown, actor: Actor): Promise<TransitionOutcome>;
+  skip(id: string, actor: Actor): Promise<TransitionOutcome>;
+  cancel(id: string, actor?: Actor): Promise<TransitionOutcome>;
+  get(id: string): Promise<QuestionRecord | undefined>;
+  list(filter?: QuestionFilter): Promise<QuestionRecord[]>;
+  /** Listens to `question.requested` / `question.updated` / `question.resolved`. */
+  subscribe(listener: (event: AskUserEvent) => void): () => void;
+  /** Resolves once start-up recovery (re-arming deadlines, expiring overdue questions) is done. */
+  readonly ready: Promise<void>;
+  /** Resolves when background work (message edits) is done. */
+  idle(): Promise<void>;
+  /** Stops timers and listeners; pending questions stay pending in the store. */
+  close(): Promise<void>;
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function policyOf(value: AskUserOptions["answerers"]): AnswererPolicy {
+  if (value === undefined || value === "creator") return { kind: "creator" };
+  if (value === "conversation") return { kind: "conversation" };
+  return { kind: "users", userIds: [...value.userIds] };
+}
+
+function outcomeOf(result: Transition): TransitionOutcome {
+  if (result.ok) return { ok: true, record: result.record };
+  const out: TransitionOutcome = {
+    ok: false,
+    reason: result.refusal.reason,
+    message: result.refusal.message,
+  };
+  if (result.record) out.record = result.record;
+  return out;
+}
+
+/**
+ * Creates the broker.
+ *
+ * @example
+ * const askUser = createAskUser({ store: createMemoryStore(), channels: [createTextChannel(sms)] });
+ * const result = await askUser.ask(
+ *   { questions: [{ id: "env", header: "Deploy", question: "Where to?", options: [{ label: "Staging (Recommended)" }, { label: "Production" }] }] },
+ *   { target: { channel: "sms", conversation: "+4915112345678" } },
+ * );
+ */
+export function createAskUser(options: AskUserOptions): AskUserBroker {
+  const clock = options.clock ?? systemClock;
+  const locale = pickLocale(options.locale);
+  const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
+  const ctx = new BrokerContext(options.store, clock, channels, locale, options.logger ?? consoleLogger);
+  const listeners = new Set<(event: AskUserEvent) => void>();
+  const waiters = new Map<string, Set<(record: QuestionRecord | Error) => void>>();
+  let closed = false;
+
+  const deadlines = new Deadlines(clock, (id) => {
+    ctx.background(ctx.resolve(id, { status: "expired" }, locale));
+  });
+
+  const unsubscribe = options.store.subscribe(({ record, previousStatus }) => {
+    const type =
+      previousStatus === undefined
+        ? "question.requested"
+        : previousStatus === "pending" && isTerminal(record.status)
+          ? "question.resolved"
+          : "question.updated";
+    if (previousStatus === undefined && record.status === "pending")
+      deadlines.add(record.id, record.expiresAt);
+    for (const listener of listeners) {
+      try {
+        listener({ type, record });
+      } catch (error) {
+        ctx.logger.error({ questionId: record.id, err: describeError(error) }, "event listener failed");
+      }
+    }
+    if (isTerminal(record.status)) for (const waiter of waiters.get(record.id) ?? []) waiter(record);
+  });
+
+  const ready = (async () => {
+    const pending = await options.store.list({ status: "pending" });
+    const now = clock.now();
+    for (const record of pending) {
+      if (record.expiresAt <= now) await ctx.resolve(record.id, { status: "expired" }, locale);
+      else deadlines.add(record.id, record.expiresAt);
+    }
+  })();
+  ready.catch((error: unknown) => ctx.logger.error({ err: describeError(error) }, "recovery failed"));
+
+  async function deliver(record: QuestionRecord): Promise<QuestionRecord> {
+    const target = record.target;
+    if (!target) return record;
+    const channel = channels.get(target.channel);
+    const m = messagesFor(record.locale);
+    let ref: { messageId: string; conversation?: string };
+    try {
+      if (!channel)
+        throw new AskUserError("unknown_channel", `No channel named "${target.channel}" is running.`);
+      const single =
+        record.prompt.questions.length === 1 && record.prompt.questions[0]?.multiSelect === false;
+      const text = renderPromptText(record.prompt, {
+        locale: record.locale,
+        expiresAt: record.expiresAt,
+        now: clock.now(),
+      });
+      ref = await channel.deliver({
+        record,
+        locale: m.locale,
+        text,
+        buttons: single && channel.capabilities.buttons,
+      });
+    } catch (error) {
+      const result = await ctx.resolve(
+        record.id,
+        { status: "undeliverable", error: describeError(error) },
+        locale,
+      );
+      ctx.logger.warn(
+        { questionId: record.id, channel: target.channel, err: describeError(error) },
+        "undeliverable",
+      );
+      return result.record ?? record;
+    }
+    const result = await ctx.transition(record.id, locale, (current) => {
+      current.deliveries.push({
+        channel: target.channel,
+        conversation: ref.conversation ?? target.conversation,
+        messageId: ref.messageId,
+        kind: "prompt",
+      });
+      return current;
+    });
+    // Answered on another surface while we were delivering: edit the new message at once.
+    if (result.ok && isTerminal(result.record.status)) ctx.background(ctx.finalize(result.record));
+    return result.record ?? record;
+  }
+
+  const broker: AskUserBroker = {
+    ready,
+    async create(input, askOptions = {}) {
+      if (closed) throw new AskUserError("closed", "The broker is closed.");
+      const prompt = normalizeAskUserInput(input);
+      const now = clock.now();
+      const record: QuestionRecord = {
+        id: globalThis.crypto.randomUUID(),
+        version: 1,
+        prompt,
+        answerers: policyOf(askOptions.answerers ?? options.answerers),
+        locale: pickLocale(askOptions.locale, locale),
+        createdAt: now,
+        expiresAt: now + prompt.timeoutSeconds * 1000,
+        status: "pending",
+        tokens: prompt.questions.map(() => newActionToken()),
+        deliveries: [],
+      };
+      if (askOptions.runId !== undefined) record.runId = askOptions.runId;
+      if (askOptions.target !== undefined) record.target = { ...askOptions.target };
+      if (askOptions.creator !== undefined) record.creator = { ...askOptions.creator };
+      await options.store.create(record);
+      return deliver(record);
+    },
+    wait(id, waitOptions = {}) {
+      const signal = waitOptions.signal;
+      return new Promise<AskUserResult>((resolve, reject) => {
+        let settled = false;
+        const done = (record: QuestionRecord | Error) => {
+          const result = record instanceof Error ? undefined : resultOf(record);
+          if (settled || !(result || record instanceof Error)) return;
+          settled = true;
+          waiters.get(id)?.delete(done);
+          if (waiters.get(id)?.size === 0) waiters.delete(id);
+          signal?.removeEventListener("abort", onAbort);
+          if (result) resolve(result);
+          else reject(record);
+        };
+        const onAbort = () => {
+          broker.cancel(id).then(
+            (outcome) => outcome.record && done(outcome.record),
+            (error: unknown) => done(toError(error)),
+          );
+        };
+        const set = waiters.get(id) ?? new Set();
+        set.add(done);
+        waiters.set(id, set);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        options.store.get(id).then(
+          (record) => {
+            if (!record) {
+              done(new AskUserError("unknown_question", `No question with id ${id}.`));
+            } else if (isTerminal(record.status)) {
+              done(record);
+            } else {
+              deadlines.add(record.id, record.expiresAt);
+              if (signal?.aborted) onAbort();
+            }
+          },
+          (error: unknown) => done(toError(error)),
+        );
+      });
+    },
+    async ask(input, askOptions = {}) {
+      const { signal, ...rest } = askOptions;
+      const prompt = normalizeAskUserInput(input);
+      if (signal?.aborted) return { status: "no_answer", reason: "cancelled" };
+      const record = await broker.create(prompt, rest);
+      return broker.wait(record.id, signal ? { signal } : {});
+    },
+    handleReply: (event) => handleReply(ctx, event),
+    handleAction: (event) => handleAction(ctx, event),
+    async answer(id, answers, actor) {
+      const record = await options.store.get(id);
+      if (!record) return { ok: false, reason: "unknown", message: messagesFor(locale).refusedUnknown };
+      const checked = checkAnswers(record.prompt, answers);
+      if (!checked.ok) {
+        const error = new InvalidAskUserInputError(checked.issues);
+        return { ok: false, reason: "invalid", message: error.message, issues: checked.issues, record };
+      }
+      return outcomeOf(
+        await ctx.resolve(id, { status: "answered", answers: checked.answers, actor }, locale),
+      );
+    },
+    async skip(id, actor) {
+      return outcomeOf(await ctx.resolve(id, { status: "skipped", actor }, locale));
+    },
+    async cancel(id, actor) {
+      return outcomeOf(
+        await ctx.resolve(id, actor ? { status: "cancelled", actor } : { status: "cancelled" }, locale),
+      );
+    },
+    get: (id) => options.store.get(id),
+    list: (filter) => options.store.list(filter),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    idle: () => ctx.idle(),
+    async close() {
+      closed = true;
+      deadlines.stop();
+      unsubscribe();
+      await ready.catch(() => undefined);
+      await ctx.idle();
+      listeners.clear();
+      const stopped = new AskUserError(
+        "closed",
+        "The broker was closed while waiting; the question stays pending.",
+      );
+      for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter(stopped);
+      waiters.clear();
+    },
+  };
+  return broker;
+}

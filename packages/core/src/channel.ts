@@ -1,0 +1,61 @@
+import type { Delivery, QuestionRecord } from "./types.ts";
+
+/** What a channel can do; the broker adapts to it. */
+export interface ChannelCapabilities {
+  /** Native buttons for a prompt with one single-select question. */
+  buttons: boolean;
+  /** Delivered messages can be edited to the summary after resolution. */
+  edit: boolean;
+  /** Notices can be shown to one user only (alert, ephemeral message). */
+  privateNotices: boolean;
+}
+
+/** A prompt to deliver. `text` is core's readable-text rendering in `locale`, for channels that use it. */
+export interface DeliverRequest {
+  record: QuestionRecord;
+  locale: string;
+  text: string;
+  /** True when the prompt should get native buttons (one single-select question, channel has buttons). */
+  buttons: boolean;
+}
+
+/** Where a delivered message lives; the conversation defaults to the target's. */
+export interface DeliveryRef {
+  messageId: string;
+  conversation?: string;
+}
+
+/** Edit one delivered message to the after-resolution summary. */
+export interface FinalizeRequest {
+  record: QuestionRecord;
+  delivery: Delivery;
+  locale: string;
+  summary: string;
+}
+
+/** A short message to a conversation: a confirmation, a refusal, a hint. */
+export interface Notice {
+  conversation: string;
+  text: string;
+  locale: string;
+  /** The user it is for; with `private`, only they should see it when the channel can do that. */
+  userId?: string;
+  private?: boolean;
+  /** The user's message it answers, when the platform can thread replies. */
+  replyTo?: string;
+}
+
+/**
+ * The channel port: one per platform (Telegram, Discord, Slack, plain text). Channels throw on
+ * delivery failure (the question then ends `undeliverable`); the broker catches and records it.
+ */
+export interface Channel {
+  readonly name: string;
+  readonly capabilities: ChannelCapabilities;
+  /** Sends the prompt to `record.target`; returns the message reference kept in the store. */
+  deliver(request: DeliverRequest): Promise<DeliveryRef>;
+  /** Edits a delivered message to the summary and removes its controls. */
+  finalize(request: FinalizeRequest): Promise<void>;
+  /** Sends a notice; returns its message reference when replies to it should route to the question. */
+  notify(notice: Notice): Promise<DeliveryRef | undefined>;
+}

@@ -1,0 +1,23 @@
+/** A cancellable timer handle. */
+export type CancelTimer = () => void;
+
+/**
+ * Time, injected: the broker never reads the wall clock or arms timers directly. Tests use
+ * `createFakeClock` from `@ask-user/core/testing`.
+ */
+export interface Clock {
+  /** Wall-clock time in epoch milliseconds. */
+  now(): number;
+  /** Calls `fn` once after about `ms` milliseconds; returns a function that cancels it. */
+  setTimer(fn: () => void, ms: number): CancelTimer;
+}
+
+/** The real clock: the default when none is injected, and the only place core touches real time. */
+export const systemClock: Clock = {
+  now: Date.now,
+  setTimer(fn, ms) {
+    const handle = setTimeout(fn, Math.max(0, Math.min(ms, 2_147_483_647)));
+    handle.unref?.();
+    return () => clearTimeout(handle);
+  },
+};

@@ -1,0 +1,88 @@
+/**
+ * @ask-user/core — the platform-free heart of ask-user: the `ask_user` schema and normaliser, the
+ * reply parser, text rendering, the button codec, the broker (lifecycle, deadlines, routing) and the
+ * store and channel ports.
+ */
+export { type AnswersCheck, canonicalValues, checkAnswers } from "./answers.ts";
+export {
+  type AskOptions,
+  type AskUserBroker,
+  type AskUserOptions,
+  createAskUser,
+  type TransitionOutcome,
+} from "./broker.ts";
+export { type AskUserLogger, consoleLogger } from "./broker-context.ts";
+export type { ActionEvent, InboundOutcome, ReplyEvent } from "./broker-inbound.ts";
+export type {
+  Channel,
+  ChannelCapabilities,
+  DeliverRequest,
+  DeliveryRef,
+  FinalizeRequest,
+  Notice,
+} from "./channel.ts";
+export { type CancelTimer, type Clock, systemClock } from "./clock.ts";
+export {
+  type Action,
+  type DecodedAction,
+  decodeAction,
+  encodeAction,
+  MAX_ACTION_BYTES,
+  newActionToken,
+} from "./codec.ts";
+export { AskUserError, type AskUserErrorCode, type InputIssue, InvalidAskUserInputError } from "./errors.ts";
+export { formatTime, type Locale, type Messages, messagesFor, pickLocale } from "./i18n.ts";
+export { interpretReply, type ReplyInterpretation } from "./interpret.ts";
+export { createMemoryStore } from "./memory-store.ts";
+export { normalizeAskUserInput } from "./normalize.ts";
+export {
+  type Answerer,
+  checkAnswerer,
+  type Refusal,
+  type RefusalReason,
+  refusalForStatus,
+} from "./policy.ts";
+export {
+  type RenderOptions,
+  renderAnswers,
+  renderPromptText,
+  renderQuestionLines,
+  renderSummary,
+} from "./render.ts";
+export {
+  type AskUserInput,
+  askUserInputSchema,
+  askUserOptionSchema,
+  askUserQuestionSchema,
+  LIMITS,
+  type Prompt,
+  type PromptOption,
+  type PromptQuestion,
+  QUESTION_ID_PATTERN,
+} from "./schema.ts";
+export type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+export {
+  compareKey,
+  graphemeLength,
+  isRecommended,
+  RECOMMENDED_SUFFIX,
+  stripRecommended,
+  truncateGraphemes,
+} from "./text.ts";
+export { createTextChannel, type TextTransport } from "./text-channel.ts";
+export { ASK_USER_DESCRIPTION, type AskUserToolDefinition, askUserTool, askUserToolFor } from "./tool.ts";
+export {
+  type Actor,
+  type AnswererPolicy,
+  type Answers,
+  type AskUserEvent,
+  type AskUserResult,
+  type Delivery,
+  isTerminal,
+  type QuestionRecord,
+  type QuestionStatus,
+  resultOf,
+  type Target,
+  TERMINAL_STATUSES,
+  type UserRef,
+} from "./types.ts";

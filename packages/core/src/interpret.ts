@@ -1,0 +1,183 @@
+/**
+ * The plain-text reply parser (SPEC §7): turns a reply typed by a person into answers, a skip, or a
+ * message saying what to fix. Pure: no clock, no store, never throws.
+ */
+import { type Messages, messagesFor } from "./i18n.ts";
+import { isSkipReply, keyOf, readAnswer } from "./interpret-question.ts";
+import type { Prompt, PromptQuestion } from "./schema.ts";
+import type { Answers } from "./types.ts";
+
+/** What a plain-text reply says about a prompt. */
+export type ReplyInterpretation =
+  /** Every question answered so far (draft included); `complete` when none is missing. */
+  | { kind: "answers"; answers: Answers; complete: boolean }
+  /** The person declined the whole prompt. */
+  | { kind: "skip" }
+  /** The reply cannot be read; `message` (from the catalogue) says why. The question stays open. */
+  | { kind: "invalid"; message: string };
+
+/** Longer replies are refused before any work is done (no platform message comes near it). */
+const REPLY_MAX_LENGTH = 20_000;
+/** Keys are ids (at most 64 characters) or headers (12 graphemes): a separator further in is a value. */
+const KEY_SCAN_LIMIT = 200;
+const KEY_SEPARATORS = new Set([":", "=", ")", "：", "＝", "）"]);
+/** A numeric key needs one of these, or a separator followed by a space (so `1:30pm` is a value). */
+const TIGHT_SEPARATORS = new Set(["=", ")", "＝", "）"]);
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/u;
+const NUMBER = /^[0-9]+$/;
+
+/**
+ * Interprets a plain-text reply to a prompt (SPEC §7).
+ *
+ * One question: a label, an option number, `skip`, `other: …`, or free text. Multi-select: several of
+ * those separated by commas, semicolons or new lines. Several questions: one line per question, either
+ * keyed (`2: Staging`, `region = eu`, `Target) 1`) or plain (filling the unanswered questions in order);
+ * `draft` holds the answers of earlier replies (the text stepper) and is part of the result.
+ *
+ * Values are canonical labels as authored (with any `(Recommended)`) in option order, then free text
+ * as typed. Messages are in `options.locale` (English by default).
+ *
+ * @example
+ * // prompt: target (Staging (Recommended) | Production), regions (multi-select: eu-west | us-east)
+ * interpretReply(prompt, "1: 2\nregions = eu-west, us-east");
+ * // { kind: "answers", answers: { target: ["Production"], regions: ["eu-west", "us-east"] }, complete: true }
+ * interpretReply(prompt, "staging"); // { kind: "answers", answers: { target: ["Staging (Recommended)"] }, complete: false }
+ * interpretReply(prompt, "eu-west", { target: ["Staging (Recommended)"] }); // complete: true
+ * interpretReply(prompt, "skip"); // { kind: "skip" }
+ * interpretReply(prompt, "1: 7", undefined, { locale: "de" }); // { kind: "invalid", message: "Target: Es gibt keine Option 7: …" }
+ */
+export function interpretReply(
+  prompt: Prompt,
+  text: string,
+  draft?: Answers,
+  options?: { locale?: string },
+): ReplyInterpretation {
+  const messages = messagesFor(options?.locale);
+  if (typeof text !== "string") return { kind: "invalid", message: messages.invalidEmpty };
+  if (text.length > REPLY_MAX_LENGTH) {
+    return { kind: "invalid", message: messages.invalidTooLong(REPLY_MAX_LENGTH) };
+  }
+  const [only, ...others] = prompt.questions;
+  if (only !== undefined && others.length === 0) {
+    const reading = readAnswer(only, [text], messages);
+    if (reading.kind !== "values") return reading;
+    return { kind: "answers", answers: { [only.id]: reading.values }, complete: true };
+  }
+  return interpretSeveral(prompt.questions, text, draftValues(prompt.questions, draft), messages);
+}
+
+function interpretSeveral(
+  questions: readonly PromptQuestion[],
+  text: string,
+  known: ReadonlyMap<number, string[]>,
+  messages: Messages,
+): ReplyInterpretation {
+  const lines = text
+    .split(LINE_BREAK)
+    .map((line) => line.trim())
+    .filter((line) => keyOf(line) !== "");
+  if (lines.length === 0) return { kind: "invalid", message: messages.invalidEmpty };
+
+  const keyed = new Map<number, string[]>();
+  const plain: string[] = [];
+  for (const line of lines) {
+    const split = splitKey(line, questions);
+    if (split === undefined) plain.push(line);
+    else if (keyOf(split.value) !== "")
+      keyed.set(split.index, [...(keyed.get(split.index) ?? []), split.value]);
+  }
+  const open = questions.map((_, index) => index).filter((index) => !known.has(index) && !keyed.has(index));
+  const firstOpen = open[0] === undefined ? undefined : questions[open[0]];
+  const [onlyLine] = plain;
+  if (lines.length === 1 && onlyLine !== undefined && isSkipReply(onlyLine, firstOpen))
+    return { kind: "skip" };
+  if (plain.length > open.length) {
+    return { kind: "invalid", message: messages.invalidTooManyLines(plain.length, open.length) };
+  }
+  const texts = new Map(keyed);
+  plain.forEach((line, position) => {
+    const index = open[position];
+    if (index !== undefined) texts.set(index, [line]);
+  });
+
+  const given = new Map<number, string[]>();
+  for (const [index, question] of questions.entries()) {
+    const values = texts.get(index);
+    if (values === undefined) continue;
+    if (!question.multiSelect && values.length > 1) {
+      return { kind: "invalid", message: messages.invalidOneLine(question.header) };
+    }
+    const reading = readAnswer(question, values, messages);
+    if (reading.kind === "skip") return { kind: "invalid", message: messages.invalidSkipAlone };
+    if (reading.kind === "invalid")
+      return { kind: "invalid", message: forQuestion(question, reading.message) };
+    given.set(index, reading.values);
+  }
+  if (given.size === 0) return { kind: "invalid", message: messages.invalidEmpty };
+
+  const answers: Answers = {};
+  let complete = true;
+  for (const [index, question] of questions.entries()) {
+    const values = given.get(index) ?? known.get(index);
+    if (values === undefined) complete = false;
+    else answers[question.id] = values;
+  }
+  return { kind: "answers", answers, complete };
+}
+
+/** Says which question a problem is about. */
+function forQuestion(question: PromptQuestion, message: string): string {
+  return question.header === "" ? message : `${question.header}: ${message}`;
+}
+
+/**
+ * `KEY: value`, `KEY = value` or `KEY) value`, where KEY is a question's 1-based number, id or header.
+ * The first separator whose left side names a question wins; `undefined` when none does.
+ */
+function splitKey(
+  line: string,
+  questions: readonly PromptQuestion[],
+): { index: number; value: string } | undefined {
+  const limit = Math.min(line.length, KEY_SCAN_LIMIT);
+  for (let at = 0; at < limit; at++) {
+    const separator = line.charAt(at);
+    if (!KEY_SEPARATORS.has(separator)) continue;
+    const key = keyOf(line.slice(0, at));
+    if (key === "") continue;
+    const value = line.slice(at + 1);
+    const spaced = TIGHT_SEPARATORS.has(separator) || value === "" || /^\s/u.test(value);
+    const index = questionIndex(questions, key, spaced);
+    if (index !== undefined) return { index, value: value.trim() };
+  }
+  return undefined;
+}
+
+function questionIndex(
+  questions: readonly PromptQuestion[],
+  key: string,
+  spaced: boolean,
+): number | undefined {
+  if (NUMBER.test(key)) {
+    if (!spaced) return undefined;
+    const number = key.length <= 3 ? Number(key) : 0;
+    if (number >= 1 && number <= questions.length) return number - 1;
+  }
+  const byId = questions.findIndex((question) => keyOf(question.id) === key);
+  if (byId >= 0) return byId;
+  const byHeader = questions.findIndex((question) => keyOf(question.header) === key);
+  return byHeader >= 0 ? byHeader : undefined;
+}
+
+/** The draft's answers to this prompt's questions, by question index; anything malformed is ignored. */
+function draftValues(questions: readonly PromptQuestion[], draft: unknown): Map<number, string[]> {
+  const known = new Map<number, string[]>();
+  if (typeof draft !== "object" || draft === null) return known;
+  for (const [index, question] of questions.entries()) {
+    if (!Object.hasOwn(draft, question.id)) continue;
+    const value: unknown = (draft as Record<string, unknown>)[question.id];
+    if (!Array.isArray(value)) continue;
+    const strings = value.filter((item): item is string => typeof item === "string" && item.trim() !== "");
+    if (strings.length > 0) known.set(index, [...new Set(strings)]);
+  }
+  return known;
+}

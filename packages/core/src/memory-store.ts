@@ -1,0 +1,101 @@
+import { AskUserError } from "./errors.ts";
+import type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+import type { QuestionRecord } from "./types.ts";
+
+function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
+  if (filter.status !== undefined && record.status !== filter.status) return false;
+  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
+  if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
+  if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
+  return true;
+}
+
+const messageKey = (channel: string, conversation: string, messageId: string) =>
+  `${channel}\u0000${conversation}\u0000${messageId}`;
+
+/**
+ * An in-memory `QuestionStore` for tests and single-process use without durability. Records are
+ * copied in and out, so callers can never change what is stored behind its back.
+ *
+ * @example
+ * const askUser = createAskUser({ store: createMemoryStore(), channels: [] });
+ */
+export function createMemoryStore(): QuestionStore {
+  const records = new Map<string, QuestionRecord>();
+  const byToken = new Map<string, string>();
+  const byMessage = new Map<string, string>();
+  const listeners = new Set<(change: StoreChange) => void>();
+  let closed = false;
+
+  function assertOpen(): void {
+    if (closed) throw new AskUserError("closed", "The memory store is closed.");
+  }
+
+  function index(record: QuestionRecord): void {
+    for (const token of record.tokens) byToken.set(token, record.id);
+    for (const d of record.deliveries)
+      byMessage.set(messageKey(d.channel, d.conversation, d.messageId), record.id);
+  }
+
+  function emit(change: StoreChange): void {
+    // Listeners run after the write returns, in write order, each with its own copy.
+    queueMicrotask(() => {
+      for (const listener of listeners) listener({ ...change, record: structuredClone(change.record) });
+    });
+  }
+
+  return {
+    async create(record) {
+      assertOpen();
+      if (records.has(record.id)) {
+        throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
+      }
+      const copy = structuredClone(record);
+      records.set(copy.id, copy);
+      index(copy);
+      emit({ record: copy, previousStatus: undefined });
+    },
+    async get(id) {
+      assertOpen();
+      const record = records.get(id);
+      return record && structuredClone(record);
+    },
+    async compareAndSet(expectedVersion, next) {
+      assertOpen();
+      const current = records.get(next.id);
+      if (!current || current.version !== expectedVersion || next.version !== expectedVersion + 1)
+        return false;
+      const copy = structuredClone(next);
+      records.set(copy.id, copy);
+      index(copy);
+      emit({ record: copy, previousStatus: current.status });
+      return true;
+    },
+    async list(filter = {}) {
+      assertOpen();
+      const out: QuestionRecord[] = [];
+      for (const record of records.values()) if (matches(record, filter)) out.push(structuredClone(record));
+      return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+    async findByToken(token) {
+      assertOpen();
+      const id = byToken.get(token);
+      const record = id === undefined ? undefined : records.get(id);
+      return record && structuredClone(record);
+    },
+    async findByMessage(channel, conversation, messageId) {
+      assertOpen();
+      const id = byMessage.get(messageKey(channel, conversation, messageId));
+      const record = id === undefined ? undefined : records.get(id);
+      return record && structuredClone(record);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+    },
+  };
+}

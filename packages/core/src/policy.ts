@@ -1,0 +1,68 @@
+import { formatTime, messagesFor } from "./i18n.ts";
+import type { QuestionRecord, QuestionStatus } from "./types.ts";
+
+/** Why an attempt to answer, skip or cancel was refused. */
+export type RefusalReason =
+  | "not_allowed"
+  | "answered"
+  | "skipped"
+  | "expired"
+  | "cancelled"
+  | "undeliverable"
+  | "unknown"
+  | "invalid";
+
+/** A refusal with its reason and the sentence to show the person (in their locale). */
+export interface Refusal {
+  reason: RefusalReason;
+  message: string;
+}
+
+/** Someone on a channel trying to answer. */
+export interface Answerer {
+  channel: string;
+  conversation: string;
+  userId: string;
+}
+
+/**
+ * Whether `who` may answer `record` (SPEC §5): the creator only (anyone in the target conversation when
+ * there is no creator), any member of the target conversation, or a list of user ids. Returns the
+ * refusal, or `undefined` when allowed.
+ */
+export function checkAnswerer(record: QuestionRecord, who: Answerer, locale: string): Refusal | undefined {
+  const m = messagesFor(locale);
+  const target = record.target;
+  const notAllowed: Refusal = { reason: "not_allowed", message: m.refusedNotAllowed };
+  if (!target || target.channel !== who.channel) return notAllowed;
+  const policy = record.answerers;
+  if (policy.kind === "users") return policy.userIds.includes(who.userId) ? undefined : notAllowed;
+  if (policy.kind === "creator" && record.creator) {
+    const creator = record.creator;
+    if (creator.channel === who.channel && creator.userId === who.userId) return undefined;
+    return { reason: "not_allowed", message: m.refusedForOther(creator.displayName ?? creator.userId) };
+  }
+  return target.conversation === who.conversation ? undefined : notAllowed;
+}
+
+/** The refusal for an attempt on a record that is no longer pending (`undefined` while pending). */
+export function refusalForStatus(record: QuestionRecord, locale: string): Refusal | undefined {
+  const m = messagesFor(locale);
+  const status: QuestionStatus = record.status;
+  switch (status) {
+    case "pending":
+      return undefined;
+    case "answered": {
+      const who = record.resolvedBy?.displayName ?? record.resolvedBy?.userId;
+      return { reason: "answered", message: who ? m.refusedAnsweredBy(who) : m.refusedAnswered };
+    }
+    case "skipped":
+      return { reason: "skipped", message: m.refusedSkipped };
+    case "expired":
+      return { reason: "expired", message: m.refusedExpired(formatTime(record.expiresAt, locale)) };
+    case "cancelled":
+      return { reason: "cancelled", message: m.refusedCancelled };
+    case "undeliverable":
+      return { reason: "undeliverable", message: m.refusedUndeliverable };
+  }
+}

@@ -1,0 +1,98 @@
+import { formatTime, messagesFor } from "./i18n.ts";
+import type { Prompt, PromptQuestion } from "./schema.ts";
+import type { Answers, QuestionRecord } from "./types.ts";
+
+/** Options of the text renderers. */
+export interface RenderOptions {
+  locale: string;
+  /** The deadline, epoch ms. */
+  expiresAt: number;
+  /** Now, epoch ms: the deadline shows its date when it is another day. */
+  now?: number;
+}
+
+function optionLines(question: PromptQuestion, indent: string): string[] {
+  return question.options.map((option, index) => {
+    const description = option.description ? ` — ${option.description}` : "";
+    return `${indent}${index + 1}. ${option.label}${description}`;
+  });
+}
+
+/** One question as text lines: header and question, then its numbered options. */
+export function renderQuestionLines(question: PromptQuestion, number?: number): string[] {
+  const head = number === undefined ? "" : `${number}) `;
+  return [`${head}${question.header}: ${question.question}`, ...optionLines(question, "   ")];
+}
+
+/**
+ * The readable-text form of a prompt (SPEC §6), plain text without markup (channels escape it for their
+ * format): header, question, numbered options with descriptions, how to reply, the free-text hint, how
+ * to skip, and the deadline in UTC.
+ *
+ * @example
+ * await send(chatId, renderPromptText(record.prompt, { locale: "en", expiresAt: record.expiresAt }));
+ */
+export function renderPromptText(prompt: Prompt, options: RenderOptions): string {
+  const m = messagesFor(options.locale);
+  const lines: string[] = [];
+  const several = prompt.questions.length > 1;
+  prompt.questions.forEach((question, index) => {
+    if (index > 0) lines.push("");
+    lines.push(...renderQuestionLines(question, several ? index + 1 : undefined));
+  });
+  lines.push("");
+  if (several) {
+    const example = prompt.questions.map((_, index) => `${index + 1}: 1`).join(" / ");
+    lines.push(m.howToReplySeveral(example));
+  } else {
+    lines.push(prompt.questions[0]?.multiSelect ? m.howToReplyMulti : m.howToReplySingle);
+  }
+  if (several && prompt.questions.some((q) => q.multiSelect)) lines.push(m.howToReplyMulti);
+  lines.push(m.otherHint);
+  lines.push(m.howToSkip);
+  lines.push(m.expiresAt(formatTime(options.expiresAt, options.locale, options.now)));
+  return lines.join("\n");
+}
+
+/**
+ * The answers as one line: `Staging (Recommended)` for one question, `Env: Staging · Regions: EU, US`
+ * for several.
+ */
+export function renderAnswers(prompt: Prompt, answers: Answers, locale = "en"): string {
+  const m = messagesFor(locale);
+  const answered = prompt.questions.filter((q) => answers[q.id] !== undefined);
+  if (prompt.questions.length === 1 && answered.length === 1) {
+    const only = answered[0];
+    return only ? (answers[only.id] ?? []).join(", ") : m.emptyAnswer;
+  }
+  return answered.map((q) => `${q.header}: ${(answers[q.id] ?? []).join(", ")}`).join(" · ");
+}
+
+/**
+ * The after-resolution line (SPEC §6) that replaces the question message: `✅ Deploy: Staging
+ * (Recommended) — @alice`, `⏭ Skipped — @alice`, `⌛ Expired`, `✖ Cancelled`. A pending record gives
+ * the empty string.
+ */
+export function renderSummary(record: QuestionRecord, options: { locale: string }): string {
+  const m = messagesFor(options.locale);
+  const who = record.resolvedBy ? m.summaryBy(record.resolvedBy.displayName ?? record.resolvedBy.userId) : "";
+  switch (record.status) {
+    case "pending":
+      return "";
+    case "answered": {
+      const answers = record.answers ?? {};
+      const parts = record.prompt.questions
+        .filter((q) => answers[q.id] !== undefined)
+        .map((q) => `${q.header}: ${(answers[q.id] ?? []).join(", ")}`);
+      return `${m.summaryAnswered} ${parts.join(" · ")}${who}`;
+    }
+    case "skipped":
+      return `${m.summarySkipped}${who}`;
+    case "expired":
+      return m.summaryExpired;
+    case "cancelled":
+      return m.summaryCancelled;
+    case "undeliverable":
+      return m.summaryUndeliverable;
+  }
+}

@@ -1,0 +1,53 @@
+import type { QuestionRecord, QuestionStatus } from "./types.ts";
+
+/** Which records `list` returns. All fields are optional and combine with AND. */
+export interface QuestionFilter {
+  status?: QuestionStatus;
+  runId?: string;
+  /** Target channel name. */
+  channel?: string;
+  /** Target conversation id (use with `channel`). */
+  conversation?: string;
+}
+
+/** A write that a store reports to its subscribers: the record as written, and its status before. */
+export interface StoreChange {
+  record: QuestionRecord;
+  /** `undefined` when the record was created by this write. */
+  previousStatus: QuestionStatus | undefined;
+}
+
+/**
+ * The storage port. Records are values: a store never hands out objects it keeps, and never keeps
+ * objects it is given. Every write is a compare-and-set on `version`, which is what makes the first
+ * answer win across processes. A shared store (Redis) reports writes made by other processes to its
+ * subscribers too, so an answer taken by one instance wakes the `ask()` waiting in another.
+ */
+export interface QuestionStore {
+  /** Adds a new record (its `version` is 1). Throws `AskUserError("store_conflict")` if the id exists. */
+  create(record: QuestionRecord): Promise<void>;
+  /** The record, or `undefined`. */
+  get(id: string): Promise<QuestionRecord | undefined>;
+  /**
+   * Replaces the record `next.id` with `next` if and only if the stored version is `expectedVersion`
+   * (and `next.version` is `expectedVersion + 1`). Returns false when another write came first.
+   */
+  compareAndSet(expectedVersion: number, next: QuestionRecord): Promise<boolean>;
+  /** Records matching the filter, oldest first (by `createdAt`, then id). */
+  list(filter?: QuestionFilter): Promise<QuestionRecord[]>;
+  /** The record one of whose `tokens` is `token`. */
+  findByToken(token: string): Promise<QuestionRecord | undefined>;
+  /** The record one of whose deliveries is this message. */
+  findByMessage(
+    channel: string,
+    conversation: string,
+    messageId: string,
+  ): Promise<QuestionRecord | undefined>;
+  /**
+   * Calls `listener` after every successful write (in write order per record), including writes by other
+   * processes for shared stores. Returns the unsubscribe function.
+   */
+  subscribe(listener: (change: StoreChange) => void): () => void;
+  /** Releases connections and files. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,40 @@
+import type { QuestionRecord } from "../types.ts";
+
+let counter = 0;
+
+/**
+ * A valid pending record for store tests, with every optional field left out unless overridden.
+ *
+ * @example
+ * await store.create(sampleRecord({ runId: "run-1" }));
+ */
+export function sampleRecord(overrides: Partial<QuestionRecord> = {}): QuestionRecord {
+  counter++;
+  const id =
+    overrides.id ?? `q-${counter.toString().padStart(6, "0")}-${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    id,
+    version: 1,
+    prompt: {
+      questions: [
+        {
+          id: "deploy_target",
+          header: "Deploy",
+          question: "Where should I deploy?",
+          options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
+          multiSelect: false,
+        },
+      ],
+      timeoutSeconds: 900,
+    },
+    target: { channel: "telegram", conversation: "100" },
+    answerers: { kind: "creator" },
+    locale: "en",
+    createdAt: 1_000_000 + counter,
+    expiresAt: 1_000_000 + counter + 900_000,
+    status: "pending",
+    tokens: [`tok${counter.toString().padStart(13, "0")}`],
+    deliveries: [],
+    ...overrides,
+  };
+}

@@ -1,0 +1,76 @@
+/** Small text helpers shared by the normaliser, the reply parser and the renderers. Pure. */
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Number of user-perceived characters (grapheme clusters) in `text`. */
+export function graphemeLength(text: string): number {
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count++;
+  return count;
+}
+
+/** `text` cut to at most `max` grapheme clusters, never inside one (emoji, combining marks stay whole). */
+export function truncateGraphemes(text: string, max: number): string {
+  let out = "";
+  let count = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    if (count === max) return out;
+    out += segment;
+    count++;
+  }
+  return out;
+}
+
+/** The suffix that marks the recommended option (guidance for the model; the first option carries it). */
+export const RECOMMENDED_SUFFIX = "(Recommended)";
+
+const recommendedPattern = /\s*\(recommended\)\s*$/i;
+
+/** True when a label ends with `(Recommended)` (any case). */
+export function isRecommended(label: string): boolean {
+  return recommendedPattern.test(label);
+}
+
+/** The label without a trailing `(Recommended)`. */
+export function stripRecommended(label: string): string {
+  return label.replace(recommendedPattern, "");
+}
+
+/** NFKC, trimmed, runs of white space folded to one space (newlines kept out: use per line). */
+export function tidy(text: string): string {
+  return text.normalize("NFKC").replace(/\s+/gu, " ").trim();
+}
+
+const quotePairs: Array<[string, string]> = [
+  ['"', '"'],
+  ["'", "'"],
+  ["“", "”"],
+  ["„", "“"],
+  ["‘", "’"],
+  ["«", "»"],
+  ["»", "«"],
+  ["`", "`"],
+];
+
+/** Removes one pair of surrounding quotes, if the text is wholly quoted. */
+export function stripQuotes(text: string): string {
+  for (const [open, close] of quotePairs) {
+    if (text.length >= 2 && text.startsWith(open) && text.endsWith(close)) return text.slice(1, -1).trim();
+  }
+  return text;
+}
+
+/**
+ * The comparison key of a label or reply: NFKC, trimmed, spaces folded, case folded, surrounding quotes
+ * and a trailing `(Recommended)` removed. Two strings with the same key are the same answer.
+ */
+export function compareKey(text: string): string {
+  return stripRecommended(stripQuotes(tidy(text)))
+    .toLocaleLowerCase("en-US")
+    .trim();
+}
+
+/** Replaces keycap digits (2️⃣, 🔟) by plain digits so that they count as numbers. */
+export function replaceKeycaps(text: string): string {
+  return text.replace(/([0-9])\uFE0F?\u20E3/gu, "$1").replace(/\u{1F51F}/gu, "10");
+}
