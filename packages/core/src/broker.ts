@@ -20,6 +20,7 @@ import { Deadlines } from "./deadlines.ts";
 import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
+import { randomBase64Url } from "./random.ts";
 import { renderPromptText } from "./render.ts";
 import type { QuestionFilter, QuestionStore } from "./store.ts";
 import {
@@ -224,7 +225,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       const prompt = normalizeAskUserInput(input);
       const now = clock.now();
       const record: QuestionRecord = {
-        id: globalThis.crypto.randomUUID(),
+        id: randomBase64Url(15), // 120 random bits, URL-safe
         version: 1,
         prompt,
         answerers: policyOf(askOptions.answerers ?? options.answerers),

@@ -1,3 +1,5 @@
+import { randomBase64Url } from "./random.ts";
+
 /**
  * The button payload codec shared by every platform: `au1.<token>.<action>`, where token is a random
  * per-question value (96 bits, base64url) and action an option index, `o` (Other…) or `s` (Skip).
@@ -22,11 +24,7 @@ export const MAX_ACTION_BYTES = 22;
 
 /** A fresh random action token (96 bits from the platform's CSPRNG, base64url). */
 export function newActionToken(): string {
-  const bytes = new Uint8Array(12);
-  globalThis.crypto.getRandomValues(bytes);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_");
+  return randomBase64Url(12);
 }
 
 /**

@@ -178,19 +178,30 @@ export function messagesFor(locale: string | undefined): Messages {
 
 /** Formats an epoch-ms deadline for text: `14:05 UTC` (with the date when it is not the same UTC day as `now`). */
 export function formatTime(epochMs: number, locale: string, nowMs?: number): string {
-  const lang = pickLocale(locale);
-  const time = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-  }).format(epochMs);
+  const formats = dateFormats[pickLocale(locale)];
+  const time = formats.time.format(epochMs);
   const sameDay = nowMs === undefined || Math.floor(nowMs / 86_400_000) === Math.floor(epochMs / 86_400_000);
-  if (sameDay) return `${time} UTC`;
-  const date = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-CA", {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    timeZone: "UTC",
-  }).format(epochMs);
-  return `${date} ${time} UTC`;
+  return sameDay ? `${time} UTC` : `${formats.date.format(epochMs)} ${time} UTC`;
 }
+
+// Building an Intl.DateTimeFormat costs far more than using one: build each once.
+const dateFormats: Record<Locale, { time: Intl.DateTimeFormat; date: Intl.DateTimeFormat }> = {
+  en: {
+    time: new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" }),
+    date: new Intl.DateTimeFormat("en-CA", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      timeZone: "UTC",
+    }),
+  },
+  de: {
+    time: new Intl.DateTimeFormat("de-DE", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" }),
+    date: new Intl.DateTimeFormat("de-DE", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      timeZone: "UTC",
+    }),
+  },
+};

@@ -2,8 +2,12 @@
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
+// Printable ASCII has one grapheme per UTF-16 unit: skip the (slow) segmenter for it.
+const plainAscii = /^[\x20-\x7e]*$/;
+
 /** Number of user-perceived characters (grapheme clusters) in `text`. */
 export function graphemeLength(text: string): number {
+  if (plainAscii.test(text)) return text.length;
   let count = 0;
   for (const _ of segmenter.segment(text)) count++;
   return count;
@@ -11,6 +15,7 @@ export function graphemeLength(text: string): number {
 
 /** `text` cut to at most `max` grapheme clusters, never inside one (emoji, combining marks stay whole). */
 export function truncateGraphemes(text: string, max: number): string {
+  if (plainAscii.test(text)) return text.slice(0, max);
   let out = "";
   let count = 0;
   for (const { segment } of segmenter.segment(text)) {
