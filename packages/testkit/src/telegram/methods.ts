@@ -1,0 +1,187 @@
+/** The Bot API methods the fake answers, and the dispatcher that records calls and injects failures. */
+import { BOT_COMMAND_PATTERN, BOT_COMMANDS_MAX, CALLBACK_ANSWER_TEXT_MAX_CHARS } from "./limits.ts";
+import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage } from "./messages.ts";
+import {
+  ApiError,
+  badRequest,
+  charCount,
+  chatId,
+  isObject,
+  optBool,
+  optInt,
+  optJson,
+  optStr,
+  type Params,
+} from "./params.ts";
+import { chatFor, notify, type State } from "./state.ts";
+import type { CallbackAnswer, Failure } from "./types.ts";
+import { Described, deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./updates.ts";
+
+/** A method handler: returns the `result`, or throws {@link ApiError}. */
+export type Handler = (state: State, params: Params, signal: AbortSignal) => unknown;
+
+/** The JSON body the Bot API answers with. */
+export type ApiResponse =
+  | { ok: true; result: unknown; description?: string }
+  | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
+
+const CHAT_ACTIONS = new Set([
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
+]);
+
+const QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid";
+
+function getMe(state: State): unknown {
+  return {
+    ...state.bot,
+    can_join_groups: true,
+    can_read_all_group_messages: false,
+    supports_inline_queries: false,
+    can_connect_to_business: false,
+    has_main_web_app: false,
+  };
+}
+
+function answerCallbackQuery(state: State, params: Params): boolean {
+  const id = optStr(params, "callback_query_id") ?? "";
+  const text = optStr(params, "text");
+  if (text !== undefined && charCount(text) > CALLBACK_ANSWER_TEXT_MAX_CHARS)
+    throw badRequest("MESSAGE_TOO_LONG");
+  const query = state.callbackQueries.get(id);
+  if (!query || query.answered) throw badRequest(QUERY_INVALID);
+  query.answered = true;
+  const answer: CallbackAnswer = {
+    callback_query_id: id,
+    show_alert: optBool(params, "show_alert") === true,
+  };
+  if (text !== undefined) answer.text = text;
+  const url = optStr(params, "url");
+  if (url !== undefined) answer.url = url;
+  const cacheTime = optInt(params, "cache_time");
+  if (cacheTime !== undefined) answer.cache_time = cacheTime;
+  state.callbackAnswers.push(answer);
+  notify(state);
+  return true;
+}
+
+function sendChatAction(_state: State, params: Params): boolean {
+  chatId(params);
+  if (!CHAT_ACTIONS.has(optStr(params, "action") ?? ""))
+    throw badRequest("wrong parameter action in request");
+  return true;
+}
+
+function getChat(state: State, params: Params): unknown {
+  return { ...chatFor(state, chatId(params)), accent_color_id: 0, max_reaction_count: 11 };
+}
+
+function commandsKey(params: Params): string {
+  const scope = optJson(params, "scope", "scope JSON object");
+  return JSON.stringify([
+    isObject(scope) ? scope : { type: "default" },
+    optStr(params, "language_code") ?? "",
+  ]);
+}
+
+function setMyCommands(state: State, params: Params): boolean {
+  const commands = optJson(params, "commands", "commands JSON array") ?? [];
+  if (!Array.isArray(commands) || commands.length > BOT_COMMANDS_MAX)
+    throw badRequest("BOT_COMMANDS_TOO_MUCH");
+  for (const command of commands) {
+    if (
+      !isObject(command) ||
+      typeof command.command !== "string" ||
+      !BOT_COMMAND_PATTERN.test(command.command)
+    ) {
+      throw badRequest("BOT_COMMAND_INVALID");
+    }
+  }
+  state.commands.set(commandsKey(params), commands);
+  return true;
+}
+
+/** Every method the fake knows, by lower-case name (Bot API method names are case-insensitive). */
+export const methods: Record<string, Handler> = {
+  getme: getMe,
+  logout: () => true,
+  close: () => true,
+  getupdates: getUpdates,
+  setwebhook: setWebhook,
+  deletewebhook: deleteWebhook,
+  getwebhookinfo: getWebhookInfo,
+  sendmessage: sendMessage,
+  editmessagetext: editMessageText,
+  editmessagereplymarkup: editMessageReplyMarkup,
+  deletemessage: deleteMessage,
+  answercallbackquery: answerCallbackQuery,
+  sendchataction: sendChatAction,
+  getchat: getChat,
+  setmycommands: setMyCommands,
+  getmycommands: (state, params) => state.commands.get(commandsKey(params)) ?? [],
+  deletemycommands: (state, params) => state.commands.delete(commandsKey(params)) || true,
+};
+
+function failureResponse(failure: Failure): ApiResponse {
+  switch (failure.status) {
+    case 429:
+      return {
+        ok: false,
+        error_code: 429,
+        description: `Too Many Requests: retry after ${failure.retry_after}`,
+        parameters: { retry_after: failure.retry_after },
+      };
+    case 500:
+      return { ok: false, error_code: 500, description: "Internal Server Error" };
+    case 502:
+      return { ok: false, error_code: 502, description: "Bad Gateway" };
+    default:
+      return { ok: false, error_code: failure.status, description: failure.description };
+  }
+}
+
+/**
+ * Runs one call of a known method: records it in `state.calls`, applies a pending `failNext`, and turns
+ * the handler's result or {@link ApiError} into the Bot API's JSON answer.
+ */
+export async function invoke(
+  state: State,
+  name: string,
+  params: Params,
+  signal: AbortSignal,
+): Promise<ApiResponse> {
+  const handler = methods[name.toLowerCase()];
+  if (!handler) return { ok: false, error_code: 404, description: "Not Found" };
+  const call: State["calls"][number] = { method: name, params, at: state.now() };
+  state.calls.push(call);
+  const queued = state.failures.get(name.toLowerCase());
+  const failure = queued?.shift();
+  let response: ApiResponse;
+  if (failure) {
+    response = failureResponse(failure);
+  } else {
+    try {
+      const result = await handler(state, params, signal);
+      response =
+        result instanceof Described
+          ? { ok: true, result: result.result, description: result.description }
+          : { ok: true, result };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      response = { ok: false, error_code: error.errorCode, description: error.description };
+      if (error.parameters) response.parameters = error.parameters;
+    }
+  }
+  if (!response.ok) call.error = { error_code: response.error_code, description: response.description };
+  notify(state);
+  return response;
+}

@@ -1,0 +1,200 @@
+/** The HTTP side: a node:http server on 127.0.0.1 that speaks the Bot API to the real grammY. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DEFAULT_WAIT_MS } from "./limits.ts";
+import { type ApiResponse, invoke } from "./methods.ts";
+import type { Params } from "./params.ts";
+import { createState, findMessage, notify, type State, toFakeMessage, waitUntil } from "./state.ts";
+import type {
+  ApiCall,
+  CallbackAnswer,
+  DroppedUpdate,
+  Failure,
+  FakeMessage,
+  TgUpdate,
+  UserInit,
+  WebhookDelivery,
+} from "./types.ts";
+import { createWebhookPump } from "./updates.ts";
+import { createFakeUser, type FakeUser } from "./users.ts";
+
+/** Options of {@link createFakeTelegram}. */
+export interface FakeTelegramOptions {
+  /** Bot token; the bot id is the part before `:`. Default `"123456:TEST"`. */
+  token?: string;
+  /** Default `"fake_test_bot"`. */
+  botUsername?: string;
+  /** Clock for message dates (epoch ms). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A running fake Telegram Bot API. */
+export interface FakeTelegram {
+  /** Pass to grammY as `client.apiRoot` (no trailing slash). */
+  readonly apiRoot: string;
+  readonly token: string;
+  readonly bot: { id: number; username: string; first_name: string };
+  /** Every call with the right token, in arrival order (live). */
+  readonly calls: readonly ApiCall[];
+  /** Every accepted `answerCallbackQuery` (live). */
+  readonly callbackAnswers: readonly CallbackAnswer[];
+  /** Every try at POSTing an update to the webhook (live). */
+  readonly deliveries: readonly WebhookDelivery[];
+  /** Updates given up on: webhook retries exhausted, or excluded by `allowed_updates` (live). */
+  readonly dropped: readonly DroppedUpdate[];
+  /** The messages of a chat as they stand now (edits applied, deletions gone), oldest first. */
+  messages(chatId: number): FakeMessage[];
+  /** One message as it stands now. */
+  message(chatId: number, messageId: number): FakeMessage | undefined;
+  /** Updates not yet confirmed by the bot (getUpdates `offset`) or delivered to the webhook. */
+  pendingUpdates(): TgUpdate[];
+  /** A user who can write to the bot and tap its buttons. */
+  user(from: UserInit): FakeUser;
+  /** Makes the next call of `method` fail as given (queued: call twice to fail twice). */
+  failNext(method: string, failure: Failure): void;
+  /** Hands an earlier update (same `update_id`) to the bot once more, as a duplicate delivery. */
+  redeliver(updateId: number): void;
+  /** Resolves with the first call (past or future) matching `predicate`; rejects after `timeoutMs`. */
+  waitFor(predicate: (call: ApiCall) => boolean, timeoutMs?: number): Promise<ApiCall>;
+  /** Resolves with the first truthy value of `check`, re-run on every change; rejects after `timeoutMs`. */
+  waitUntil<T>(check: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  /** Stops the server: held polls answer `[]`, connections are cut, waits reject. */
+  close(): Promise<void>;
+}
+
+async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
+  const params: Params = Object.fromEntries(url.searchParams);
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  if (body.length === 0) return params;
+  const type = req.headers["content-type"] ?? "";
+  if (type.includes("application/json")) {
+    const json: unknown = JSON.parse(body.toString("utf8"));
+    return typeof json === "object" && json !== null && !Array.isArray(json)
+      ? { ...params, ...json }
+      : params;
+  }
+  const form = await new Response(body, { headers: { "content-type": type } }).formData();
+  for (const [key, value] of form) {
+    if (typeof value !== "string") {
+      params[key] = { file: value.name, size: value.size };
+    } else if (/^\s*[[{]/.test(value)) {
+      try {
+        params[key] = JSON.parse(value);
+      } catch {
+        params[key] = value;
+      }
+    } else {
+      params[key] = value;
+    }
+  }
+  return params;
+}
+
+function send(res: ServerResponse, status: number, body: ApiResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const match = /^\/bot([^/]*)\/([A-Za-z]+)$/.exec(url.pathname);
+  if (!match) return send(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+  if (match[1] !== state.token)
+    return send(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
+  let params: Params;
+  try {
+    params = await readParams(req, url);
+  } catch {
+    return send(res, 400, {
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: can't parse request body",
+    });
+  }
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  const response = await invoke(state, match[2] ?? "", params, gone.signal);
+  send(res, response.ok ? 200 : response.error_code, response);
+}
+
+/**
+ * Starts a fake Telegram Bot API on 127.0.0.1 (random port) for the real grammY to talk to.
+ *
+ * @example
+ * ```ts
+ * const tg = await createFakeTelegram();
+ * const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+ * bot.on("message:text", (ctx) => ctx.reply(`echo: ${ctx.message.text}`));
+ * await new Promise<void>((onStart) => void bot.start({ onStart: () => onStart() }));
+ * tg.user({ id: 42, first_name: "Ada" }).sendText(42, "hi");
+ * await tg.waitFor((call) => call.method === "sendMessage");
+ * await bot.stop();
+ * await tg.close();
+ * ```
+ */
+export async function createFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+  const token = options.token ?? "123456:TEST";
+  const botId = Number(token.split(":")[0]);
+  if (!Number.isSafeInteger(botId) || botId <= 0) throw new Error(`fake Telegram: bad token "${token}"`);
+  const username = options.botUsername ?? "fake_test_bot";
+  const bot = { id: botId, is_bot: true, first_name: "Fake Test Bot", username };
+  const state = createState(token, bot, options.now ?? Date.now);
+  const stopSignal = new AbortController();
+  const pump = createWebhookPump(state, (method, params) => invoke(state, method, params, stopSignal.signal));
+  state.listeners.add(pump.kick);
+
+  const server = createServer((req, res) => {
+    handle(state, req, res).catch((error: unknown) => {
+      const description = `Internal Server Error: ${error instanceof Error ? error.message : String(error)}`;
+      send(res, 500, { ok: false, error_code: 500, description });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    apiRoot: `http://127.0.0.1:${port}`,
+    token,
+    bot: { id: bot.id, username, first_name: bot.first_name },
+    calls: state.calls,
+    callbackAnswers: state.callbackAnswers,
+    deliveries: state.deliveries,
+    dropped: state.dropped,
+    messages: (chatId) => [...(state.messages.get(chatId)?.values() ?? [])].map(toFakeMessage),
+    message(chatId, messageId) {
+      const stored = findMessage(state, chatId, messageId);
+      return stored && toFakeMessage(stored);
+    },
+    pendingUpdates: () => structuredClone(state.queue),
+    user: (from) => createFakeUser(state, from),
+    failNext(method, failure) {
+      const key = method.toLowerCase();
+      state.failures.set(key, [...(state.failures.get(key) ?? []), failure]);
+    },
+    redeliver(updateId) {
+      const update = state.history.get(updateId);
+      if (!update) throw new Error(`fake Telegram: no update ${updateId} to redeliver`);
+      state.redeliveries.push(structuredClone(update));
+      notify(state);
+    },
+    waitFor: (predicate, timeoutMs = DEFAULT_WAIT_MS) =>
+      waitUntil(state, () => state.calls.find(predicate), timeoutMs, "a matching Bot API call"),
+    waitUntil: (check, timeoutMs = DEFAULT_WAIT_MS) => waitUntil(state, check, timeoutMs),
+    async close() {
+      if (state.closed) return;
+      state.closed = true;
+      stopSignal.abort();
+      notify(state);
+      await pump.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

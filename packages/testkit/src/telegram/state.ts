@@ -1,0 +1,255 @@
+/** The fake's in-memory world: chats, messages, the update queue, the webhook, and change signals. */
+import { DEFAULT_WAIT_MS, WAIT_POLL_MS } from "./limits.ts";
+import type {
+  ApiCall,
+  CallbackAnswer,
+  DroppedUpdate,
+  Failure,
+  FakeMessage,
+  TgCallbackQuery,
+  TgChat,
+  TgMessage,
+  TgReplyMarkup,
+  TgUpdate,
+  TgUser,
+  WebhookDelivery,
+} from "./types.ts";
+
+/** A message plus what the bot sent to make it (kept for {@link FakeMessage}). */
+export interface StoredMessage {
+  message: TgMessage;
+  sourceText: string;
+  parseMode?: string;
+  markup?: TgReplyMarkup;
+}
+
+/** The webhook as set with `setWebhook`. */
+export interface Webhook {
+  url: string;
+  secretToken?: string;
+  maxConnections: number;
+  lastErrorDate?: number;
+  lastErrorMessage?: string;
+}
+
+/** Everything the fake knows. Mutated by the method handlers and the user helpers. */
+export interface State {
+  token: string;
+  bot: TgUser;
+  now: () => number;
+  calls: ApiCall[];
+  callbackAnswers: CallbackAnswer[];
+  deliveries: WebhookDelivery[];
+  dropped: DroppedUpdate[];
+  chats: Map<number, TgChat>;
+  messages: Map<number, Map<number, StoredMessage>>;
+  lastMessageId: Map<number, number>;
+  /** Unconfirmed updates, oldest first. */
+  queue: TgUpdate[];
+  /** Every update ever made, for {@link FakeTelegram.redeliver}. */
+  history: Map<number, TgUpdate>;
+  /** Updates to hand out once more, before the queue. */
+  redeliveries: TgUpdate[];
+  nextUpdateId: number;
+  allowedUpdates: string[];
+  callbackQueries: Map<string, { query: TgCallbackQuery; answered: boolean }>;
+  nextCallbackQueryId: number;
+  webhook: Webhook | undefined;
+  failures: Map<string, Failure[]>;
+  commands: Map<string, unknown[]>;
+  /** Bumped by every `getUpdates`, so a held older one knows it was superseded. */
+  pollGeneration: number;
+  closed: boolean;
+  listeners: Set<() => void>;
+}
+
+/** Creates an empty world for a bot. */
+export function createState(token: string, bot: TgUser, now: () => number): State {
+  return {
+    token,
+    bot,
+    now,
+    calls: [],
+    callbackAnswers: [],
+    deliveries: [],
+    dropped: [],
+    chats: new Map(),
+    messages: new Map(),
+    lastMessageId: new Map(),
+    queue: [],
+    history: new Map(),
+    redeliveries: [],
+    nextUpdateId: 1,
+    allowedUpdates: [],
+    callbackQueries: new Map(),
+    nextCallbackQueryId: 1,
+    webhook: undefined,
+    failures: new Map(),
+    commands: new Map(),
+    pollGeneration: 0,
+    closed: false,
+    listeners: new Set(),
+  };
+}
+
+/** Tells every waiter that something changed. */
+export function notify(state: State): void {
+  for (const listener of [...state.listeners]) listener();
+}
+
+/** Unix time in seconds, as Telegram dates are. */
+export function unixNow(state: State): number {
+  return Math.floor(state.now() / 1000);
+}
+
+/**
+ * Resolves with the first truthy value of `check`, re-evaluated on every change of the state and
+ * every {@link WAIT_POLL_MS}.
+ * Rejects after `timeoutMs`, or at once when the fake closes.
+ */
+export function waitUntil<T>(
+  state: State,
+  check: () => T | undefined | null | false,
+  timeoutMs: number = DEFAULT_WAIT_MS,
+  what = "a condition",
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Timeout | undefined;
+    const finish = (error: Error | undefined, value?: T) => {
+      state.listeners.delete(listener);
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (error) reject(error);
+      else resolve(value as T);
+    };
+    const listener = () => {
+      let value: T | undefined | null | false;
+      try {
+        value = check();
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (value) finish(undefined, value);
+      else if (state.closed) finish(new Error(`fake Telegram closed while waiting for ${what}`));
+    };
+    state.listeners.add(listener);
+    timer = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
+    // Conditions may also depend on things outside the fake (a handler's side effects): re-check often too.
+    poll = setInterval(listener, WAIT_POLL_MS);
+    listener();
+  });
+}
+
+/** Resolves on the next change, after `ms`, or when `signal` aborts — whichever comes first. */
+export function nextChange(state: State, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      state.listeners.delete(done);
+      signal.removeEventListener("abort", done);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    state.listeners.add(done);
+    signal.addEventListener("abort", done);
+  });
+}
+
+/** The chat with this id, made up on first sight: private for positive ids, else a (super)group. */
+export function chatFor(state: State, id: number, privateWith?: TgUser, forum = false): TgChat {
+  const known = state.chats.get(id);
+  if (known) {
+    if (forum && known.type === "supergroup") known.is_forum = true;
+    if (privateWith && known.type === "private") {
+      known.first_name = privateWith.first_name;
+      if (privateWith.username !== undefined) known.username = privateWith.username;
+    }
+    return known;
+  }
+  let chat: TgChat;
+  if (id > 0) {
+    chat = { id, type: "private", first_name: privateWith?.first_name ?? `User ${id}` };
+    if (privateWith?.username !== undefined) chat.username = privateWith.username;
+  } else if (id <= -1_000_000_000_000 || forum) {
+    chat = { id, type: "supergroup", title: `Fake supergroup ${-id}` };
+    if (forum) chat.is_forum = true;
+  } else {
+    chat = { id, type: "group", title: `Fake group ${-id}` };
+  }
+  state.chats.set(id, chat);
+  return chat;
+}
+
+/** The next message id in a chat (ids are per chat, shared by the bot and the users). */
+export function nextMessageId(state: State, chatId: number): number {
+  const id = (state.lastMessageId.get(chatId) ?? 0) + 1;
+  state.lastMessageId.set(chatId, id);
+  return id;
+}
+
+/** Stores a message in its chat. */
+export function storeMessage(state: State, stored: StoredMessage): void {
+  const chatId = stored.message.chat.id;
+  let chat = state.messages.get(chatId);
+  if (!chat) {
+    chat = new Map();
+    state.messages.set(chatId, chat);
+  }
+  chat.set(stored.message.message_id, stored);
+  notify(state);
+}
+
+/** A stored message, if it exists (and was not deleted). */
+export function findMessage(state: State, chatId: number, messageId: number): StoredMessage | undefined {
+  return state.messages.get(chatId)?.get(messageId);
+}
+
+/** A message as it may appear inside another (`reply_to_message`, which never nests further). */
+export function shallow(message: TgMessage): TgMessage {
+  const { reply_to_message: _, ...rest } = message;
+  return structuredClone(rest);
+}
+
+/** The public, test-facing view of a stored message. */
+export function toFakeMessage(stored: StoredMessage): FakeMessage {
+  const m = stored.message;
+  const view: FakeMessage = {
+    message_id: m.message_id,
+    chat_id: m.chat.id,
+    from: { ...m.from },
+    date: m.date,
+    text: m.text,
+    entities: structuredClone(m.entities ?? []),
+    source_text: stored.sourceText,
+  };
+  if (stored.parseMode !== undefined) view.parse_mode = stored.parseMode;
+  if (stored.markup !== undefined) view.reply_markup = structuredClone(stored.markup);
+  if (m.message_thread_id !== undefined) view.message_thread_id = m.message_thread_id;
+  if (m.reply_to_message !== undefined) view.reply_to_message_id = m.reply_to_message.message_id;
+  if (m.edit_date !== undefined) view.edit_date = m.edit_date;
+  return view;
+}
+
+/** The kind of an update (`message`, `callback_query`). */
+export function updateType(update: TgUpdate): string {
+  return Object.keys(update).find((key) => key !== "update_id") ?? "unknown";
+}
+
+/** Adds an update to the queue (dropped if `allowed_updates` excludes its kind). */
+export function enqueue(state: State, body: Omit<TgUpdate, "update_id">): TgUpdate {
+  const update: TgUpdate = { update_id: state.nextUpdateId++, ...structuredClone(body) };
+  state.history.set(update.update_id, update);
+  const type = updateType(update);
+  if (state.allowedUpdates.length > 0 && !state.allowedUpdates.includes(type)) {
+    state.dropped.push({ update, reason: `"${type}" is not in allowed_updates`, at: state.now() });
+  } else {
+    state.queue.push(update);
+  }
+  notify(state);
+  return update;
+}
