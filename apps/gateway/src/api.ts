@@ -1,0 +1,63 @@
+import type { AskUserResult, QuestionRecord, Target, UserRef } from "@ask-user/core";
+import { resultOf } from "@ask-user/core";
+
+/**
+ * The HTTP API's shapes (JSON under /v1). Shared by the server, the HTTP client (CLI, `ask-user mcp`)
+ * and the MCP server.
+ */
+
+/** A question as the API shows it: the record without its secret action tokens, plus the result. */
+export type PublicQuestion = Omit<QuestionRecord, "tokens"> & { result?: AskUserResult };
+
+/** `POST /v1/questions` and `POST /v1/ask`: the tool input plus where and for whom. */
+export interface CreateQuestionBody {
+  questions: unknown;
+  timeoutSeconds?: unknown;
+  /** `{ channel, conversation }` or `"telegram:123456"`. */
+  target?: Target | string;
+  creator?: UserRef;
+  runId?: string;
+}
+
+/** `POST /v1/questions/:id/answer`. */
+export interface AnswerBody {
+  answers: Record<string, string[]>;
+}
+
+/** Every error response: `{ error: { code, message, issues? } }` with status 400/401/404/409/422. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
+}
+
+/** `GET /v1/questions`. */
+export interface QuestionList {
+  questions: PublicQuestion[];
+}
+
+/** The API view of a record. */
+export function toPublic(record: QuestionRecord): PublicQuestion {
+  const { tokens: _tokens, ...rest } = record;
+  const result = resultOf(record);
+  return result ? { ...rest, result } : rest;
+}
+
+/** Parses `"telegram:123456"` (or an object) into a target; `undefined` when it is not one. */
+export function parseTarget(value: unknown): Target | undefined {
+  if (typeof value === "string") {
+    const at = value.indexOf(":");
+    if (at <= 0 || at === value.length - 1) return undefined;
+    return { channel: value.slice(0, at), conversation: value.slice(at + 1) };
+  }
+  if (typeof value === "object" && value !== null) {
+    const { channel, conversation } = value as Record<string, unknown>;
+    if (
+      typeof channel === "string" &&
+      channel !== "" &&
+      typeof conversation === "string" &&
+      conversation !== ""
+    ) {
+      return { channel, conversation };
+    }
+  }
+  return undefined;
+}

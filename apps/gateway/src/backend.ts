@@ -1,0 +1,61 @@
+import type { AskUserResult } from "@ask-user/core";
+import type { CreateQuestionBody, PublicQuestion } from "./api.ts";
+
+/**
+ * What the MCP server and the CLI need from a gateway: the in-process broker (inside the gateway) or
+ * the HTTP API of a running gateway (`ask-user mcp`, `ask-user ask`). Errors are `BackendError`s.
+ */
+export interface QuestionBackend {
+  /** Creates and delivers a question; throws BackendError(422, issues) on bad input. */
+  create(body: CreateQuestionBody): Promise<PublicQuestion>;
+  /** The question; with `waitSeconds`, waits up to that long while it is pending. */
+  get(id: string, options?: { waitSeconds?: number; signal?: AbortSignal }): Promise<PublicQuestion>;
+  /** Cancels a pending question; resolves with the record (already final ones are returned as they are). */
+  cancel(id: string): Promise<PublicQuestion>;
+}
+
+/** A failed backend call, with the API's status, code and field issues. */
+export class BackendError extends Error {
+  override name = "BackendError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: Array<{ path: string; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
+/** Waits for a question to end, calling `onTick` with the seconds left after each wait slice. */
+export async function waitForResult(
+  backend: QuestionBackend,
+  question: PublicQuestion,
+  options: {
+    signal?: AbortSignal;
+    sliceSeconds?: number;
+    onTick?: (secondsLeft: number, q: PublicQuestion) => void;
+  } = {},
+): Promise<AskUserResult> {
+  let current = question;
+  const slice = options.sliceSeconds ?? 10;
+  while (!current.result) {
+    if (options.signal?.aborted) {
+      current = await backend.cancel(current.id);
+      break;
+    }
+    const left = Math.max(0, Math.ceil((current.expiresAt - Date.now()) / 1000));
+    options.onTick?.(left, current);
+    const waitOptions: { waitSeconds: number; signal?: AbortSignal } = {
+      waitSeconds: Math.max(1, Math.min(slice, left + 1)),
+    };
+    if (options.signal) waitOptions.signal = options.signal;
+    try {
+      current = await backend.get(current.id, waitOptions);
+    } catch (error) {
+      if (options.signal?.aborted) continue;
+      throw error;
+    }
+  }
+  return current.result ?? { status: "no_answer", reason: "cancelled" };
+}

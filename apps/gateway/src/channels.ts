@@ -1,0 +1,67 @@
+import type { AskUserBroker, Channel } from "@ask-user/core";
+import { createTextChannel } from "@ask-user/core";
+import type { Logger } from "pino";
+
+/** What a channel app needs from the gateway when it starts. */
+export interface ChannelContext {
+  env: Record<string, string | undefined>;
+  /** The broker, for inbound events. Available once every channel has started. */
+  broker: () => AskUserBroker;
+  logger: Logger;
+}
+
+/** A started channel: its port for the broker, a line for the banner, and how to stop it. */
+export interface RunningChannel {
+  channel: Channel;
+  describe: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A channel the gateway can run. This is the extension point: each channel app (Telegram, Discord,
+ * Slack) adds one entry to `CHANNEL_PLUGINS`; it runs when `enabled(env)` says its variables are present.
+ */
+export interface ChannelPlugin {
+  name: string;
+  /** The variables that turn it on, for the banner and docs. */
+  variables: string[];
+  enabled(env: Record<string, string | undefined>): boolean;
+  start(context: ChannelContext): Promise<RunningChannel>;
+}
+
+/**
+ * The generic text channel over HTTP: outgoing messages are POSTed as `{ conversation, text, replyTo? }`
+ * to `ASK_USER_TEXT_WEBHOOK_URL` (the response may carry `{ messageId }`), and replies come in through
+ * `POST /v1/channels/text/inbound`. Targets are `text:<conversation>`.
+ */
+export const textWebhookPlugin: ChannelPlugin = {
+  name: "text",
+  variables: ["ASK_USER_TEXT_WEBHOOK_URL"],
+  enabled: (env) => Boolean(env.ASK_USER_TEXT_WEBHOOK_URL?.trim()),
+  async start({ env, logger }) {
+    const url = env.ASK_USER_TEXT_WEBHOOK_URL?.trim() ?? "";
+    let counter = 0;
+    const channel = createTextChannel({
+      name: "text",
+      async send(conversation, text, options) {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ conversation, text, ...options }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!response.ok) throw new Error(`text webhook answered ${response.status} ${response.statusText}`);
+        const body = (await response.json().catch(() => undefined)) as { messageId?: unknown } | undefined;
+        const id = body?.messageId;
+        return typeof id === "string" || typeof id === "number"
+          ? String(id)
+          : `text-${Date.now()}-${++counter}`;
+      },
+    });
+    logger.info({ channel: "text" }, "text channel ready");
+    return { channel, describe: `text (webhook ${new URL(url).origin})`, stop: async () => undefined };
+  },
+};
+
+/** Every channel the gateway knows. Channel apps add their plugin here as they land. */
+export const CHANNEL_PLUGINS: ChannelPlugin[] = [textWebhookPlugin];

@@ -1,0 +1,65 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { createHttpBackend, DEFAULT_GATEWAY_URL, type HttpBackend } from "../http-client.ts";
+import { type CliIo, UsageError } from "./io.ts";
+
+/** What a command gets besides its arguments. */
+export interface CliContext {
+  io: CliIo;
+  /** `--url` given before the command, if any. */
+  url?: string;
+}
+
+/** One `ask-user` command: its line in the overview, its `--help` text and its run. */
+export interface Command {
+  name: string;
+  /** One line for `ask-user --help`. */
+  summary: string;
+  /** The full `ask-user <name> --help` text. */
+  help: string;
+  /** Returns the exit code; throws `UsageError` for a bad command line. */
+  run(args: string[], context: CliContext): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** `--url` and `--help`, accepted by every command that talks to a gateway. */
+export const GATEWAY_OPTIONS = {
+  url: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Options;
+
+/** The `--url` line of the help texts. */
+export const URL_HELP = `  --url URL           the gateway (default: $ASK_USER_URL or ${DEFAULT_GATEWAY_URL})`;
+
+/** `parseArgs` in strict mode whose mistakes become `UsageError`s with a readable message. */
+export function parse<const T extends Options>(
+  args: string[],
+  options: T,
+  allowPositionals = true,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>> {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // Node's messages end with advice on `--` meant for script authors; the first sentence is enough.
+    throw new UsageError(message.split(/\. (?=To specify|Did you forget)/)[0] ?? message);
+  }
+}
+
+/** Exactly one positional argument (the question id or the input file), else a `UsageError`. */
+export function single(positionals: string[], what: string): string {
+  const [first, ...rest] = positionals;
+  if (first === undefined || first === "") throw new UsageError(`Missing ${what}.`);
+  if (rest.length > 0) throw new UsageError(`Unexpected argument: ${rest.join(" ")}`);
+  return first;
+}
+
+/** The gateway client for a command: `--url`, else the one before the command, else `ASK_USER_URL`. */
+export function connect(context: CliContext, url: string | undefined): HttpBackend {
+  const { env } = context.io;
+  return createHttpBackend({
+    url: url ?? context.url ?? (env.ASK_USER_URL || DEFAULT_GATEWAY_URL),
+    token: env.ASK_USER_TOKEN || undefined,
+    surface: "cli",
+  });
+}

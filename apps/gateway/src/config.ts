@@ -1,0 +1,114 @@
+import { isIP } from "node:net";
+import type { Target } from "@ask-user/core";
+import { parseTarget } from "./api.ts";
+
+/** The gateway's configuration, read from the environment. */
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  dbPath: string;
+  token: string | undefined;
+  defaultTarget: Target | undefined;
+  locale: "en" | "de";
+  answerers: "creator" | "conversation";
+  textWebhookUrl: string | undefined;
+  logLevel: string;
+}
+
+/** Invalid configuration: one message per problem, each naming its variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  }
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  if (LOOPBACK_NAMES.has(host)) return true;
+  return isIP(host) === 4 && host.startsWith("127.");
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/**
+ * Reads the configuration from environment variables (all optional). Throws `ConfigError` listing every
+ * problem at once. `channelsAvailable` are the channel names that will run, to check the default target.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  channelsAvailable: string[],
+): GatewayConfig {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+  };
+
+  const host = value("ASK_USER_HOST") ?? "127.0.0.1";
+  const portText = value("ASK_USER_PORT") ?? "7310";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65_535) {
+    problems.push(`ASK_USER_PORT must be a port number (0-65535), not "${portText}".`);
+  }
+
+  const token = value("ASK_USER_TOKEN");
+  if (token !== undefined && token.length < 16) {
+    problems.push("ASK_USER_TOKEN must be at least 16 characters long (use a random string).");
+  }
+  if (!isLoopback(host) && token === undefined) {
+    problems.push(
+      `ASK_USER_HOST=${host} is reachable from other machines: set ASK_USER_TOKEN too, or bind to 127.0.0.1.`,
+    );
+  }
+
+  let defaultTarget: Target | undefined;
+  const targetText = value("ASK_USER_DEFAULT_TARGET");
+  if (targetText !== undefined) {
+    defaultTarget = parseTarget(targetText);
+    if (!defaultTarget) {
+      problems.push(
+        `ASK_USER_DEFAULT_TARGET must look like "telegram:123456" (channel:conversation), not "${targetText}".`,
+      );
+    } else if (!channelsAvailable.includes(defaultTarget.channel)) {
+      const running = channelsAvailable.length > 0 ? channelsAvailable.join(", ") : "none";
+      problems.push(
+        `ASK_USER_DEFAULT_TARGET names the channel "${defaultTarget.channel}", which is not configured (running: ${running}).`,
+      );
+    }
+  }
+
+  const localeText = (value("ASK_USER_LOCALE") ?? "en").toLowerCase();
+  const locale = localeText.split(/[-_]/)[0];
+  if (locale !== "en" && locale !== "de")
+    problems.push(`ASK_USER_LOCALE must be "en" or "de", not "${localeText}".`);
+
+  const answerers = value("ASK_USER_ANSWERERS") ?? "creator";
+  if (answerers !== "creator" && answerers !== "conversation") {
+    problems.push(`ASK_USER_ANSWERERS must be "creator" or "conversation", not "${answerers}".`);
+  }
+
+  const textWebhookUrl = value("ASK_USER_TEXT_WEBHOOK_URL");
+  if (textWebhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(textWebhookUrl)) {
+    problems.push(`ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "${textWebhookUrl}".`);
+  }
+
+  const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    host,
+    port,
+    dbPath: value("ASK_USER_DB") ?? ".ask-user/ask-user.db",
+    token,
+    defaultTarget,
+    locale: locale as "en" | "de",
+    answerers: answerers as "creator" | "conversation",
+    textWebhookUrl,
+    logLevel,
+  };
+}

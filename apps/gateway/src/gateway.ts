@@ -1,0 +1,134 @@
+import type { AddressInfo } from "node:net";
+import { type AskUserBroker, type Clock, createAskUser } from "@ask-user/core";
+import { createSqliteStore } from "@ask-user/sqlite";
+import type { Logger } from "pino";
+import type { QuestionBackend } from "./backend.ts";
+import { CHANNEL_PLUGINS, type ChannelPlugin, type RunningChannel } from "./channels.ts";
+import { type GatewayConfig, loadConfig } from "./config.ts";
+import { createHttpServer, type HttpServer } from "./http/server.ts";
+import { createLocalBackend } from "./local-backend.ts";
+import { brokerLogger, createLogger } from "./log.ts";
+import { createMcpHttpHandler } from "./mcp/http.ts";
+
+/** Options of `startGateway`; everything else comes from the environment. */
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  clock?: Clock;
+  /** Channels to consider (default: every known plugin). */
+  plugins?: ChannelPlugin[];
+}
+
+/** A running gateway. */
+export interface RunningGateway {
+  config: GatewayConfig;
+  /** Base URL of the HTTP API, e.g. `http://127.0.0.1:7310`. */
+  url: string;
+  broker: AskUserBroker;
+  backend: QuestionBackend;
+  channels: RunningChannel[];
+  http: HttpServer;
+  logger: Logger;
+  /** Drains: stops intake, ends streams, keeps pending questions in the store, closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway: SQLite store, every channel whose variables are set, the broker (recovering
+ * pending questions), the HTTP API with SSE and MCP.
+ *
+ * @example
+ * const gateway = await startGateway({ env: process.env });
+ * console.log(`HTTP API at ${gateway.url}/v1`);
+ */
+export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
+  const env = options.env ?? process.env;
+  const plugins = (options.plugins ?? CHANNEL_PLUGINS).filter((plugin) => plugin.enabled(env));
+  const config = loadConfig(
+    env,
+    plugins.map((plugin) => plugin.name),
+  );
+  const logger = options.logger ?? createLogger(config.logLevel);
+
+  const store = createSqliteStore({ path: config.dbPath });
+  let broker: AskUserBroker | undefined;
+  const channels: RunningChannel[] = [];
+  try {
+    for (const plugin of plugins) {
+      channels.push(
+        await plugin.start({
+          env,
+          logger: logger.child({ channel: plugin.name }),
+          broker: () => {
+            if (!broker) throw new Error("the broker is not ready yet");
+            return broker;
+          },
+        }),
+      );
+    }
+    broker = createAskUser({
+      store,
+      channels: channels.map((running) => running.channel),
+      locale: config.locale,
+      answerers: config.answerers,
+      logger: brokerLogger(logger),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    await broker.ready;
+  } catch (error) {
+    for (const running of channels) await running.stop().catch(() => undefined);
+    await store.close();
+    throw error;
+  }
+
+  const liveBroker = broker;
+  const channelNames = new Set(channels.map((running) => running.channel.name));
+  const backend = createLocalBackend(liveBroker, {
+    defaultTarget: config.defaultTarget,
+    channels: channelNames,
+  });
+  const mcp = createMcpHttpHandler({
+    backend,
+    ...(config.defaultTarget ? { defaultTarget: config.defaultTarget } : {}),
+  });
+  const http = createHttpServer({
+    broker: liveBroker,
+    token: config.token,
+    defaultTarget: config.defaultTarget,
+    channels: channelNames,
+    logger,
+    mcp,
+    textInbound: channelNames.has("text"),
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.server.once("error", reject);
+    http.server.listen(config.port, config.host, () => {
+      http.server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    url,
+    broker: liveBroker,
+    backend,
+    channels,
+    http,
+    logger,
+    close() {
+      closing ??= (async () => {
+        await http.close();
+        for (const running of channels)
+          await running.stop().catch((err: unknown) => logger.warn({ err }, "channel stop failed"));
+        await liveBroker.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Actor, AskOptions, Target, UserRef } from "@ask-user/core";
+import { parseTarget } from "../api.ts";
+import { HttpError } from "./respond.ts";
+
+const CREATE_KEYS = new Set(["questions", "timeoutSeconds", "target", "creator", "runId"]);
+const SURFACES = new Set(["http", "web", "cli", "mcp"]);
+
+/** What `POST /v1/questions` and `POST /v1/ask` ask for, split into tool input and broker options. */
+export interface CreateRequest {
+  input: { questions: unknown; timeoutSeconds?: unknown };
+  options: Omit<AskOptions, "signal">;
+}
+
+/**
+ * Splits a create body into tool input and options; unknown fields, a malformed target or creator are
+ * 422s with field paths (the tool input itself is checked by the broker's normaliser).
+ */
+export function parseCreate(
+  body: Record<string, unknown>,
+  defaults: { target: Target | undefined; channels: ReadonlySet<string> },
+): CreateRequest {
+  const issues: Array<{ path: string; message: string }> = [];
+  for (const key of Object.keys(body)) {
+    if (!CREATE_KEYS.has(key)) {
+      issues.push({ path: key, message: `Unknown field "${key}". Allowed: ${[...CREATE_KEYS].join(", ")}.` });
+    }
+  }
+  let target = defaults.target;
+  if (body.target !== undefined && body.target !== null) {
+    target = parseTarget(body.target);
+    if (!target) {
+      issues.push({
+        path: "target",
+        message: 'target must be "channel:conversation" or { channel, conversation }.',
+      });
+    } else if (!defaults.channels.has(target.channel)) {
+      const running = [...defaults.channels].join(", ") || "none";
+      issues.push({
+        path: "target.channel",
+        message: `No channel named "${target.channel}" is running (running: ${running}).`,
+      });
+    }
+  }
+  let creator: UserRef | undefined;
+  if (body.creator !== undefined) {
+    const c = body.creator as Record<string, unknown> | null;
+    if (
+      typeof c !== "object" ||
+      c === null ||
+      typeof c.channel !== "string" ||
+      typeof c.userId !== "string"
+    ) {
+      issues.push({
+        path: "creator",
+        message: "creator must be { channel, userId, displayName? } with strings.",
+      });
+    } else {
+      creator = { channel: c.channel, userId: c.userId };
+      if (typeof c.displayName === "string") creator.displayName = c.displayName;
+    }
+  }
+  if (body.runId !== undefined && (typeof body.runId !== "string" || body.runId.length > 200)) {
+    issues.push({ path: "runId", message: "runId must be a string of at most 200 characters." });
+  }
+  if (issues.length > 0)
+    throw new HttpError(422, "invalid_input", "The request has problems; see issues.", issues);
+  const options: CreateRequest["options"] = {};
+  if (target) options.target = target;
+  if (creator) options.creator = creator;
+  if (typeof body.runId === "string") options.runId = body.runId;
+  const input: CreateRequest["input"] = { questions: body.questions };
+  if (body.timeoutSeconds !== undefined) input.timeoutSeconds = body.timeoutSeconds;
+  return { input, options };
+}
+
+/** Who acts through the operator API: `{ surface?: "http"|"web"|"cli"|"mcp", name? }` in the body. */
+export function actorOf(body: Record<string, unknown>): Actor {
+  const surface = typeof body.surface === "string" && SURFACES.has(body.surface) ? body.surface : "http";
+  const name =
+    typeof body.name === "string" && body.name.trim() !== "" ? body.name.trim().slice(0, 64) : undefined;
+  const actor: Actor = { channel: surface, userId: name ?? "operator" };
+  if (name) actor.displayName = name;
+  return actor;
+}

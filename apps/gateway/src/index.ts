@@ -1,0 +1,11 @@
+/**
+ * @ask-user/gateway — the server people run: durable SQLite store, HTTP API with SSE, MCP server
+ * (stdio and Streamable HTTP), the `ask-user` CLI, and every channel whose variables are set.
+ */
+export type { AnswerBody, ApiErrorBody, CreateQuestionBody, PublicQuestion, QuestionList } from "./api.ts";
+export { parseTarget, toPublic } from "./api.ts";
+export { BackendError, type QuestionBackend, waitForResult } from "./backend.ts";
+export { CHANNEL_PLUGINS, type ChannelContext, type ChannelPlugin, type RunningChannel } from "./channels.ts";
+export { ConfigError, type GatewayConfig, loadConfig } from "./config.ts";
+export { type RunningGateway, type StartOptions, startGateway } from "./gateway.ts";
+export { createHttpBackend } from "./http-client.ts";

@@ -1,0 +1,179 @@
+import {
+  type AskUserResult,
+  askUserTool,
+  type InputIssue,
+  InvalidAskUserInputError,
+  normalizeAskUserInput,
+  type Prompt,
+  type Target,
+} from "@ask-user/core";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { parseTarget } from "../api.ts";
+
+/** The sentence the MCP tool adds to core's description: what `target` does and what happens without it. */
+export const TARGET_DESCRIPTION =
+  'Optional: where to ask, as "telegram:123456" (channel:conversation) or {"channel","conversation"}. ' +
+  "Leave it out to use the gateway's default target (or only the web panel when none is configured).";
+
+/** JSON Schema of `target`: what `parseTarget` accepts, without extra keys. */
+const targetJsonSchema = {
+  description: TARGET_DESCRIPTION,
+  anyOf: [
+    { type: "string", pattern: "^[^:]+:.+$" },
+    {
+      type: "object",
+      properties: {
+        channel: { type: "string", minLength: 1 },
+        conversation: { type: "string", minLength: 1 },
+      },
+      required: ["channel", "conversation"],
+      additionalProperties: false,
+    },
+  ],
+};
+
+/**
+ * JSON Schema of `AskUserResult` (SPEC §3), the tool's `structuredContent`. MCP wants `type: "object"` at
+ * the root; the two shapes are a `oneOf` under it.
+ */
+export const askUserResultJsonSchema = {
+  type: "object",
+  oneOf: [
+    {
+      properties: {
+        status: { const: "answered" },
+        answers: {
+          type: "object",
+          properties: {
+            answers: {
+              type: "object",
+              description: "Answer values keyed by question id: option labels as written, then free text.",
+              additionalProperties: { type: "array", items: { type: "string" } },
+            },
+          },
+          required: ["answers"],
+          additionalProperties: false,
+        },
+      },
+      required: ["status", "answers"],
+      additionalProperties: false,
+    },
+    {
+      properties: {
+        status: { const: "no_answer" },
+        reason: { enum: ["expired", "skipped", "cancelled", "undeliverable"] },
+      },
+      required: ["status", "reason"],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
+/**
+ * The `ask_user` tool as MCP lists it: core's description and input schema (the same JSON Schema the
+ * library hands to models) plus `target`, and an output schema for the structured result.
+ */
+export function askUserMcpTool(): Tool {
+  const inputSchema = structuredClone(askUserTool.inputSchema) as Tool["inputSchema"];
+  inputSchema.properties = { ...inputSchema.properties, target: targetJsonSchema };
+  return {
+    name: askUserTool.name,
+    title: "Ask the user",
+    description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}`,
+    inputSchema,
+    outputSchema: structuredClone(askUserResultJsonSchema) as unknown as Tool["outputSchema"],
+    annotations: { title: "Ask the user", readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  };
+}
+
+/** The tool arguments split into what the backend gets, or every problem the backend cannot see. */
+export type SplitArguments =
+  | { ok: true; questions: unknown; timeoutSeconds: unknown; target: Target | undefined }
+  | { ok: false; issues: InputIssue[] };
+
+const TOOL_KEYS = new Set(["questions", "timeoutSeconds", "target"]);
+
+/**
+ * Takes `target` off the arguments. The backend validates the rest, but it never sees the top-level
+ * keys it does not know (the create body has fixed fields) nor a raw `target`, so those two are checked
+ * here; when either is wrong, core's normaliser adds the problems of the rest so that one answer lists
+ * every issue.
+ */
+export function splitArguments(
+  args: Record<string, unknown>,
+  defaultTarget: Target | undefined,
+): SplitArguments {
+  const issues: InputIssue[] = [];
+  for (const key of Object.keys(args)) {
+    if (!TOOL_KEYS.has(key)) {
+      issues.push({
+        path: key,
+        message: `Unknown field "${key}": ask_user takes questions, timeoutSeconds and target.`,
+      });
+    }
+  }
+  let target = defaultTarget;
+  if (args.target !== undefined) {
+    const targetIssues = checkTarget(args.target);
+    issues.push(...targetIssues);
+    target = targetIssues.length === 0 ? parseTarget(args.target) : undefined;
+  }
+  if (issues.length === 0) {
+    return { ok: true, questions: args.questions, timeoutSeconds: args.timeoutSeconds, target };
+  }
+  const { target: _target, ...rest } = args;
+  try {
+    normalizeAskUserInput(rest);
+  } catch (error) {
+    if (!(error instanceof InvalidAskUserInputError)) throw error;
+    const seen = new Set(issues.map((issue) => issue.path));
+    issues.push(...error.issues.filter((issue) => !seen.has(issue.path)));
+  }
+  return { ok: false, issues };
+}
+
+function checkTarget(value: unknown): InputIssue[] {
+  const hint =
+    'Give "channel:conversation" (e.g. "telegram:123456") or {channel, conversation}, or leave it out.';
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const extra = Object.keys(value).filter((key) => key !== "channel" && key !== "conversation");
+    if (extra.length > 0) {
+      return extra.map((key) => ({ path: `target.${key}`, message: `Unknown field "${key}". ${hint}` }));
+    }
+  }
+  return parseTarget(value) ? [] : [{ path: "target", message: `target is not a valid target. ${hint}` }];
+}
+
+/** The issues as the tool's error text: one line per problem, each with its path. */
+export function issuesText(issues: Array<{ path: string; message: string }>): string {
+  const count = `${issues.length} problem${issues.length === 1 ? "" : "s"}`;
+  const lines = issues.map((issue) => `- ${issue.path || "(input)"}: ${issue.message}`);
+  return `The ask_user input has ${count}; fix ${issues.length === 1 ? "it" : "them all"} and call again:\n${lines.join("\n")}`;
+}
+
+const NO_ANSWER_TEXT: Record<Extract<AskUserResult, { status: "no_answer" }>["reason"], string> = {
+  expired: "no_answer (expired): continue with your best judgment",
+  skipped: "no_answer (skipped): the user chose not to answer; continue with your best judgment",
+  cancelled: "no_answer (cancelled): the question was cancelled; continue with your best judgment",
+  undeliverable:
+    "no_answer (undeliverable): the question could not be delivered; continue with your best judgment",
+};
+
+/**
+ * The one-line text a model reads: `answered: deploy_target = Production`, several questions joined by
+ * `; `, or `no_answer (expired): continue with your best judgment`. Values that contain a comma, a
+ * semicolon or a line break are written as a JSON array so that the line stays unambiguous.
+ */
+export function resultText(result: AskUserResult, prompt?: Prompt): string {
+  if (result.status === "no_answer") return NO_ANSWER_TEXT[result.reason];
+  const answers = result.answers.answers;
+  const order = prompt?.questions.map((q) => q.id).filter((id) => answers[id] !== undefined) ?? [];
+  const ids = [...order, ...Object.keys(answers).filter((id) => !order.includes(id))];
+  const parts = ids.map((id) => `${id} = ${valuesText(answers[id] ?? [])}`);
+  return `answered: ${parts.join("; ")}`;
+}
+
+function valuesText(values: string[]): string {
+  if (values.length === 0) return "(nothing)";
+  return values.some((value) => /[,;\n\r]/.test(value)) ? JSON.stringify(values) : values.join(", ");
+}

@@ -1,0 +1,80 @@
+import { ConfigError } from "./config.ts";
+import { type RunningGateway, startGateway } from "./gateway.ts";
+
+/** Where `ask-user start` writes. */
+export interface StartIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+/** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
+export function banner(gateway: RunningGateway): string {
+  const { config, url } = gateway;
+  const channels = gateway.channels.map((running) => running.describe);
+  const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
+  const lines = [
+    "",
+    "  ask-user gateway is running",
+    "",
+    `  HTTP API     ${url}/v1${tokenHint}`,
+    `  Events       ${url}/v1/events (Server-Sent Events)`,
+    `  MCP          ${url}/mcp (Streamable HTTP) · stdio: ask-user mcp`,
+    `  Database     ${config.dbPath}`,
+    `  Channels     ${channels.length > 0 ? channels.join(", ") : "none (operator surfaces only: HTTP API, CLI)"}`,
+    `  Default to   ${config.defaultTarget ? `${config.defaultTarget.channel}:${config.defaultTarget.conversation}` : "no default target (questions without a target wait on the operator surfaces)"}`,
+    "",
+    "  Ask a first question from another terminal:",
+    "    pnpm ask examples/deploy-target.json",
+    "  and answer it:",
+    "    pnpm ask-user list",
+    `    pnpm ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'`,
+    "",
+  ];
+  if (channels.length === 0) {
+    lines.push(
+      "  Chat channels start when their variables are set: ASK_USER_TEXT_WEBHOOK_URL (plain text over HTTP).",
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * `ask-user start`: runs the gateway until SIGTERM or SIGINT, then drains (stops intake, keeps pending
+ * questions in the store) and exits 0. Invalid configuration prints one line per problem and exits 2.
+ */
+export async function runStart(
+  io: StartIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway({ env: io.env });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") {
+      io.stderr.write(
+        `The port is in use: is another gateway running? Set ASK_USER_PORT to use another port.\n`,
+      );
+      return 1;
+    }
+    io.stderr.write(`The gateway could not start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(`${banner(gateway)}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      gateway.logger.info({ signal }, "draining");
+      resolve();
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+  await gateway.close();
+  gateway.logger.info("stopped");
+  return 0;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+function problems(env: Record<string, string>, channels: string[] = []): string[] {
+  try {
+    loadConfig(env, channels);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  return [];
+}
+
+describe("configuration from the environment", () => {
+  it("needs nothing: loopback on 7310, SQLite under .ask-user", () => {
+    expect(loadConfig({}, [])).toEqual({
+      host: "127.0.0.1",
+      port: 7310,
+      dbPath: ".ask-user/ask-user.db",
+      token: undefined,
+      defaultTarget: undefined,
+      locale: "en",
+      answerers: "creator",
+      textWebhookUrl: undefined,
+      logLevel: "info",
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig(
+      {
+        ASK_USER_HOST: "0.0.0.0",
+        ASK_USER_PORT: "8080",
+        ASK_USER_DB: "/var/lib/ask-user/db.sqlite",
+        ASK_USER_TOKEN: "a-long-enough-secret-token",
+        ASK_USER_DEFAULT_TARGET: "telegram:123456",
+        ASK_USER_LOCALE: "de-AT",
+        ASK_USER_ANSWERERS: "conversation",
+        ASK_USER_TEXT_WEBHOOK_URL: "http://127.0.0.1:9000/out",
+        ASK_USER_LOG_LEVEL: "debug",
+      },
+      ["telegram", "text"],
+    );
+    expect(config).toMatchObject({
+      host: "0.0.0.0",
+      port: 8080,
+      defaultTarget: { channel: "telegram", conversation: "123456" },
+      locale: "de",
+      answerers: "conversation",
+    });
+  });
+
+  it("lists every problem at once, one message per variable", () => {
+    expect(
+      problems({
+        ASK_USER_HOST: "0.0.0.0",
+        ASK_USER_PORT: "seventy",
+        ASK_USER_DEFAULT_TARGET: "telegram:1",
+        ASK_USER_LOCALE: "fr",
+        ASK_USER_ANSWERERS: "everyone",
+        ASK_USER_TEXT_WEBHOOK_URL: "ftp://x",
+        ASK_USER_LOG_LEVEL: "loud",
+      }),
+    ).toEqual([
+      'ASK_USER_PORT must be a port number (0-65535), not "seventy".',
+      "ASK_USER_HOST=0.0.0.0 is reachable from other machines: set ASK_USER_TOKEN too, or bind to 127.0.0.1.",
+      'ASK_USER_DEFAULT_TARGET names the channel "telegram", which is not configured (running: none).',
+      'ASK_USER_LOCALE must be "en" or "de", not "fr".',
+      'ASK_USER_ANSWERERS must be "creator" or "conversation", not "everyone".',
+      'ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "ftp://x".',
+      "ASK_USER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent.",
+    ]);
+  });
+
+  it("refuses a short token and a malformed default target", () => {
+    expect(problems({ ASK_USER_TOKEN: "short", ASK_USER_DEFAULT_TARGET: "telegram" })).toEqual([
+      "ASK_USER_TOKEN must be at least 16 characters long (use a random string).",
+      'ASK_USER_DEFAULT_TARGET must look like "telegram:123456" (channel:conversation), not "telegram".',
+    ]);
+  });
+
+  it("allows any loopback address without a token", () => {
+    for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+      expect(problems({ ASK_USER_HOST: host })).toEqual([]);
+  });
+});

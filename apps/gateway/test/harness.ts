@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach } from "vitest";
+import { type RunningGateway, type StartOptions, startGateway } from "../src/gateway.ts";
+
+const running: RunningGateway[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const gateway of running.splice(0)) await gateway.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the test. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ask-user-gw-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Starts a gateway on a free loopback port with a fresh database; closed after the test. */
+export async function testGateway(env: Record<string, string> = {}, options: Omit<StartOptions, "env"> = {}) {
+  const gateway = await startGateway({
+    env: { ASK_USER_PORT: "0", ASK_USER_DB: join(tempDir(), "ask-user.db"), ...env },
+    logger: pino({ level: "silent" }),
+    ...options,
+  });
+  running.push(gateway);
+  return gateway;
+}
+
+/** JSON request helper: returns status and parsed body (typed loosely: tests assert on its shape). */
+export async function call(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions
+): Promise<{ status: number; body: any }> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export const deployInput = {
+  questions: [
+    {
+      id: "deploy_target",
+      header: "Deploy",
+      question: "Where should I deploy?",
+      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
+    },
+  ],
+};

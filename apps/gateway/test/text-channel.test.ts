@@ -1,0 +1,89 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, deployInput, testGateway } from "./harness.ts";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A stand-in for the user's chat bridge: records what the gateway POSTs to the text webhook. */
+async function webhook(status = 200) {
+  const received: Array<{ conversation: string; text: string; replyTo?: string }> = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      received.push(JSON.parse(body));
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify({ messageId: `m${received.length}` }));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+describe("the text channel over HTTP", () => {
+  it("posts the prompt to the webhook and takes the reply from /v1/channels/text/inbound", async () => {
+    const hook = await webhook();
+    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: hook.url });
+    const { body } = await call(`${gw.url}/v1/questions`, "POST", { ...deployInput, target: "text:alice" });
+    expect(hook.received[0]).toMatchObject({ conversation: "alice" });
+    expect(hook.received[0]?.text).toContain("1. Staging (Recommended) — Safe");
+    const reply = await call(`${gw.url}/v1/channels/text/inbound`, "POST", {
+      conversation: "alice",
+      userId: "alice",
+      text: "2",
+      replyTo: "m1",
+    });
+    expect(reply).toEqual({
+      status: 200,
+      body: { outcome: "answered", text: "Recorded: Production", questionId: body.id },
+    });
+    expect(hook.received[1]).toEqual({ conversation: "alice", text: "Recorded: Production" });
+    const question = await call(`${gw.url}/v1/questions/${body.id}`, "GET");
+    expect(question.body.result).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    const chatter = await call(`${gw.url}/v1/channels/text/inbound`, "POST", {
+      conversation: "alice",
+      userId: "alice",
+      text: "thanks!",
+    });
+    expect(chatter.body).toEqual({ outcome: "ignored" });
+  });
+
+  it("uses the default target, and ends a question undeliverable at once when the webhook fails", async () => {
+    const hook = await webhook(500);
+    const gw = await testGateway({
+      ASK_USER_TEXT_WEBHOOK_URL: hook.url,
+      ASK_USER_DEFAULT_TARGET: "text:ops",
+    });
+    const { body } = await call(`${gw.url}/v1/questions`, "POST", deployInput);
+    expect(body).toMatchObject({ status: "undeliverable", target: { channel: "text", conversation: "ops" } });
+    expect(body.error).toContain("text webhook answered 500");
+    expect(body.result).toEqual({ status: "no_answer", reason: "undeliverable" });
+  });
+
+  it("refuses inbound messages with missing fields, and when the channel is off", async () => {
+    const hook = await webhook();
+    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: hook.url });
+    const bad = await call(`${gw.url}/v1/channels/text/inbound`, "POST", { conversation: "", text: 5 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      "conversation",
+      "userId",
+      "text",
+    ]);
+    const off = await testGateway();
+    expect((await call(`${off.url}/v1/channels/text/inbound`, "POST", {})).status).toBe(404);
+    expect(
+      (await call(`${off.url}/v1/questions`, "POST", { ...deployInput, target: "text:x" })).body.error.issues,
+    ).toEqual([{ path: "target.channel", message: 'No channel named "text" is running (running: none).' }]);
+  });
+});
