@@ -38,11 +38,16 @@ describe("MCP against a real gateway", () => {
     expect(tools.map((t) => t.name)).toEqual(["ask_user"]);
     expect(tools[0]?.inputSchema.properties).toHaveProperty("target");
 
-    const result = client.callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, { timeout: 30_000 });
+    const result = client.callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, {
+      timeout: 30_000,
+    });
     const id = await pendingQuestion(gw.url);
     await call(`${gw.url}/v1/questions/${id}/answer`, "POST", { answers: { deploy_target: ["Production"] } });
     const done = await result;
-    expect(done.structuredContent).toEqual({ status: "answered", answers: { answers: { deploy_target: ["Production"] } } });
+    expect(done.structuredContent).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
     expect(done.isError).toBeFalsy();
     expect(JSON.stringify(done.content)).toContain("deploy_target = Production");
   }, 40_000);
@@ -61,7 +66,10 @@ describe("MCP against a real gateway", () => {
     );
     const abort = new AbortController();
     const result = client
-      .callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, { signal: abort.signal, timeout: 30_000 })
+      .callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, {
+        signal: abort.signal,
+        timeout: 30_000,
+      })
       .catch((error: unknown) => error);
     const id = await pendingQuestion(gw.url);
     abort.abort();
@@ -80,13 +88,19 @@ describe("MCP against a real gateway", () => {
     const auth = { authorization: `Bearer ${token}` };
     const client = new Client({ name: "e2e-http", version: "1.0.0" });
     clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: auth } }));
-    const result = client.callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, { timeout: 30_000 });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: auth } }),
+    );
+    const result = client.callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, {
+      timeout: 30_000,
+    });
     const id = await pendingQuestion(gw.url, auth);
     await call(`${gw.url}/v1/questions/${id}/skip`, "POST", {}, auth);
     expect((await result).structuredContent).toEqual({ status: "no_answer", reason: "skipped" });
 
     const stranger = new Client({ name: "no-token", version: "1.0.0" });
-    await expect(stranger.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`)))).rejects.toThrow();
+    await expect(
+      stranger.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`))),
+    ).rejects.toThrow();
   }, 40_000);
 });

@@ -102,4 +102,27 @@ describe("restart of a real gateway process", () => {
     const still = (await call(`${third.url}/v1/questions?status=pending&runId=r`, "GET")).body.questions;
     expect(still.length).toBe(pending.length - 1);
   }, 60_000);
+
+  it("refuses to start on invalid configuration, with one line per problem", async () => {
+    const child = spawn(process.execPath, [bin, "start"], {
+      env: { ...process.env, ASK_USER_PORT: "abc", ASK_USER_LOCALE: "fr", ASK_USER_HOST: "0.0.0.0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      [
+        "Invalid configuration:",
+        '- ASK_USER_PORT must be a port number (0-65535), not "abc".',
+        "- ASK_USER_HOST=0.0.0.0 is reachable from other machines: set ASK_USER_TOKEN too, or bind to 127.0.0.1.",
+        '- ASK_USER_LOCALE must be "en" or "de", not "fr".',
+        "",
+      ].join("\n"),
+    );
+  }, 20_000);
 });
