@@ -1,5 +1,6 @@
 import type { AskUserBroker, Channel } from "@ask-user/core";
 import { createTextChannel } from "@ask-user/core";
+import { runTelegram } from "@ask-user/telegram";
 import type { Logger } from "pino";
 
 /** What a channel app needs from the gateway when it starts. */
@@ -63,5 +64,13 @@ export const textWebhookPlugin: ChannelPlugin = {
   },
 };
 
+/** Telegram (grammY): `TELEGRAM_BOT_TOKEN`, optional webhook variables — see apps/telegram. */
+export const telegramPlugin: ChannelPlugin = {
+  name: "telegram",
+  variables: ["TELEGRAM_BOT_TOKEN"],
+  enabled: (env) => Boolean(env.TELEGRAM_BOT_TOKEN?.trim()),
+  start: ({ env, broker, logger }) => runTelegram({ env, broker, logger }),
+};
+
 /** Every channel the gateway knows. Channel apps add their plugin here as they land. */
-export const CHANNEL_PLUGINS: ChannelPlugin[] = [textWebhookPlugin];
+export const CHANNEL_PLUGINS: ChannelPlugin[] = [telegramPlugin, textWebhookPlugin];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandEntities } from "../src/telegram/format.ts";
+import { commandEntities, withMentions } from "../src/telegram/format.ts";
 import { parseHtml } from "../src/telegram/html.ts";
 import { parseMarkdown, parseMarkdownV2 } from "../src/telegram/markdown.ts";
 
@@ -91,4 +91,18 @@ it("marks /commands in a user's text as bot_command entities", () => {
     { type: "bot_command", offset: 30, length: 5 },
   ]);
   expect(commandEntities("path/to/file")).toEqual([]);
+});
+
+describe("automatic mentions", () => {
+  it("links @usernames in a bot's text like Telegram does, but not inside other entities", () => {
+    expect(withMentions("hi @alice_admin and @bob, mail a@b.de", [])).toEqual([
+      { type: "mention", offset: 3, length: 12 },
+    ]);
+    const code = [{ type: "code", offset: 0, length: 12 }];
+    expect(withMentions("@alice_admin @carol_x", code)).toEqual([
+      { type: "code", offset: 0, length: 12 },
+      { type: "mention", offset: 13, length: 8 },
+    ]);
+    expect(withMentions("@\u2060alice_admin", [])).toEqual([]);
+  });
 });

@@ -60,13 +60,30 @@ export function formatText(params: Params): FormattedText {
     if (!result.ok) throw badRequest(`can't parse entities: ${result.error}`);
     parsed = result;
   }
-  const { text, entities } = trimmed(parsed.text, parsed.entities);
+  const { text, entities: parsedEntities } = trimmed(parsed.text, parsed.entities);
+  const entities = withMentions(text, parsedEntities);
   const length = charCount(text);
   if (length < MESSAGE_TEXT_MIN_CHARS) throw badRequest("message text is empty");
   if (length > MESSAGE_TEXT_MAX_CHARS) throw badRequest("message is too long");
   const formatted: FormattedText = { text, entities, source };
   if (parseMode !== undefined && parseMode !== "") formatted.parseMode = parseMode;
   return formatted;
+}
+
+/**
+ * Telegram links `@username` in any message and notifies that user: adds a `mention` entity for each
+ * `@name` (5–32 of `[A-Za-z0-9_]`, starting with a letter) outside the given entities, sorted by offset.
+ */
+export function withMentions(text: string, entities: TgEntity[]): TgEntity[] {
+  const mentions: TgEntity[] = [];
+  for (const match of text.matchAll(/(?<![A-Za-z0-9_@])@[A-Za-z][A-Za-z0-9_]{4,31}(?![A-Za-z0-9_])/g)) {
+    const offset = match.index ?? 0;
+    const length = match[0].length;
+    const inside = entities.some((e) => offset < e.offset + e.length && e.offset < offset + length);
+    if (!inside) mentions.push({ type: "mention", offset, length });
+  }
+  if (mentions.length === 0) return entities;
+  return [...entities, ...mentions].sort((a, b) => a.offset - b.offset);
 }
 
 /** `bot_command` entities Telegram attaches to a user's text (`/start`, `/help@bot`). */

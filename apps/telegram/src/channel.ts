@@ -1,0 +1,136 @@
+/** The Telegram implementation of core's `Channel` port, mounted on a grammY `Bot` the host already has. */
+import {
+  type AskUserBroker,
+  AskUserError,
+  type AskUserLogger,
+  type Channel,
+  consoleLogger,
+} from "@ask-user/core";
+import { Api, type Bot, type Context } from "grammy";
+import { type ChatRef, parseConversation } from "./conversation.ts";
+import { deliveryError, isSettledEditError } from "./errors.ts";
+import { createInbound } from "./inbound.ts";
+import { renderPlain, renderPrompt } from "./render.ts";
+import { type RetryOptions, retryTransformer } from "./retry.ts";
+
+/** Options of {@link createTelegramChannel}. */
+export interface TelegramChannelOptions<C extends Context = Context> {
+  /** The host's grammY bot; the channel adds one middleware to it and leaves the rest alone. */
+  bot: Bot<C>;
+  /** The broker, as a getter: it is created after its channels. */
+  broker: () => AskUserBroker;
+  /** Locale for users without a supported `language_code` (default: the broker's locale). */
+  defaultLocale?: string;
+  /** The channel's name in targets (default `"telegram"`). */
+  name?: string;
+  /** Retry bounds for the channel's Bot API calls (429 `retry_after`, 5xx, network failures). */
+  retry?: RetryOptions;
+  /** Where handler failures are reported (default: stderr). */
+  logger?: AskUserLogger;
+}
+
+/** What {@link createTelegramChannel} returns. */
+export interface TelegramChannel {
+  /** Core's channel port: pass it to `createAskUser({ channels })`. */
+  channel: Channel;
+  /** The channel's own Bot API client (the bot's client options, plus bounded retries). */
+  api: Api;
+}
+
+function threadOptions(chat: ChatRef): { message_thread_id?: number } {
+  return chat.threadId === undefined ? {} : { message_thread_id: chat.threadId };
+}
+
+function chatOrThrow(conversation: string | undefined): ChatRef {
+  const chat = parseConversation(conversation);
+  if (!chat) {
+    throw new AskUserError(
+      "delivery_failed",
+      `"${conversation ?? ""}" is not a Telegram conversation: use a numeric chat id, or "<chatId>:<threadId>" for a forum topic.`,
+    );
+  }
+  return chat;
+}
+
+/**
+ * Mounts ask-user on an existing grammY bot: questions arrive as messages with inline keyboards (or as
+ * readable text), taps and text replies go to the broker, and every other update passes on to the
+ * bot's own handlers. Conversations are chat ids, or `"<chatId>:<threadId>"` for forum topics.
+ *
+ * @example
+ * const bot = new Bot(process.env.TELEGRAM_BOT_TOKEN ?? "");
+ * bot.command("start", (ctx) => ctx.reply("Hi!")); // keeps working
+ * const telegram = createTelegramChannel({ bot, broker: () => askUser });
+ * const askUser = createAskUser({ store: createMemoryStore(), channels: [telegram.channel] });
+ * void bot.start();
+ * const result = await askUser.ask(input, { target: { channel: "telegram", conversation: "123456789" } });
+ */
+export function createTelegramChannel<C extends Context>(
+  options: TelegramChannelOptions<C>,
+): TelegramChannel {
+  const name = options.name ?? "telegram";
+  const logger = options.logger ?? consoleLogger;
+  const api = new Api(options.bot.token, options.bot.api.options);
+  api.config.use(retryTransformer(options.retry));
+
+  options.bot.use(
+    createInbound<C>({
+      name,
+      api,
+      logger,
+      broker: options.broker,
+      ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
+    }),
+  );
+
+  const channel: Channel = {
+    name,
+    capabilities: { buttons: true, edit: true, privateNotices: false },
+    async deliver(request) {
+      const chat = chatOrThrow(request.record.target?.conversation);
+      const { html, replyMarkup } = renderPrompt(request);
+      try {
+        const sent = await api.sendMessage(chat.chatId, html, {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          ...threadOptions(chat),
+          ...(replyMarkup === undefined ? {} : { reply_markup: replyMarkup }),
+        });
+        return { messageId: String(sent.message_id) };
+      } catch (error) {
+        throw deliveryError(error, "sendMessage");
+      }
+    },
+    async finalize({ delivery, summary }) {
+      const chat = chatOrThrow(delivery.conversation);
+      try {
+        // No reply_markup: Telegram drops the inline keyboard with the edit.
+        await api.editMessageText(chat.chatId, Number(delivery.messageId), renderPlain(summary), {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+        });
+      } catch (error) {
+        if (isSettledEditError(error)) return;
+        throw deliveryError(error, "editMessageText");
+      }
+    },
+    async notify(notice) {
+      const chat = chatOrThrow(notice.conversation);
+      const replyTo = notice.replyTo === undefined ? undefined : Number(notice.replyTo);
+      try {
+        const sent = await api.sendMessage(chat.chatId, renderPlain(notice.text), {
+          parse_mode: "HTML",
+          link_preview_options: { is_disabled: true },
+          ...threadOptions(chat),
+          ...(replyTo === undefined || !Number.isSafeInteger(replyTo)
+            ? {}
+            : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } }),
+        });
+        return { messageId: String(sent.message_id) };
+      } catch (error) {
+        throw deliveryError(error, "sendMessage");
+      }
+    },
+  };
+  return { channel, api };
+}

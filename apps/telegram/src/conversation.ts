@@ -1,0 +1,33 @@
+/**
+ * Conversation ids of the Telegram channel: `"<chatId>"` for a private chat, group or channel, and
+ * `"<chatId>:<threadId>"` for a forum topic (`message_thread_id`), e.g. `"-1001234567890:42"`.
+ */
+
+/** Where a message goes: a chat, and optionally a forum topic in it. */
+export interface ChatRef {
+  chatId: number;
+  threadId?: number;
+}
+
+const CONVERSATION_PATTERN = /^(-?\d{1,20})(?::(\d{1,20}))?$/;
+
+/**
+ * Reads a conversation id; `undefined` when it is not one (e.g. `@channelname`, which cannot be
+ * matched against incoming updates, so the channel does not accept it as a target).
+ *
+ * @example parseConversation("-1001234567890:42") // { chatId: -1001234567890, threadId: 42 }
+ */
+export function parseConversation(conversation: string | undefined): ChatRef | undefined {
+  const match = CONVERSATION_PATTERN.exec(conversation?.trim() ?? "");
+  if (!match) return undefined;
+  const chatId = Number(match[1]);
+  if (!Number.isSafeInteger(chatId) || chatId === 0) return undefined;
+  if (match[2] === undefined) return { chatId };
+  const threadId = Number(match[2]);
+  return Number.isSafeInteger(threadId) && threadId > 0 ? { chatId, threadId } : undefined;
+}
+
+/** The conversation id of a chat (and forum topic). */
+export function formatConversation(ref: ChatRef): string {
+  return ref.threadId === undefined ? String(ref.chatId) : `${ref.chatId}:${ref.threadId}`;
+}

@@ -1,0 +1,223 @@
+/**
+ * Telegram updates → core calls. The only module that reads raw update payloads: callback queries go to
+ * `broker.handleAction` (and are always answered), text messages to `broker.handleReply`; whatever is
+ * not ours passes on to the host bot's other handlers with `next()`. A redelivered update (same
+ * `update_id`) is dropped.
+ */
+import {
+  type AskUserBroker,
+  type AskUserLogger,
+  decodeAction,
+  type InboundOutcome,
+  messagesFor,
+} from "@ask-user/core";
+import { type Api, Composer, type Context } from "grammy";
+import type { MaybeInaccessibleMessage, Message, User } from "grammy/types";
+import { type ChatRef, formatConversation } from "./conversation.ts";
+import { describeError } from "./errors.ts";
+import {
+  CALLBACK_ANSWER_TEXT_MAX_CHARS,
+  INPUT_FIELD_PLACEHOLDER_MAX_CHARS,
+  UPDATE_DEDUPE_CAPACITY,
+} from "./limits.ts";
+import { clip, escapeHtml, renderPlain } from "./render.ts";
+
+/** What the inbound side needs from the channel. */
+export interface InboundOptions {
+  /** The channel's name in targets (`telegram`). */
+  name: string;
+  broker: () => AskUserBroker;
+  /** The channel's own API client (with retries). */
+  api: Api;
+  /** Locale for users whose `language_code` is missing or has no catalogue. */
+  defaultLocale?: string;
+  logger: AskUserLogger;
+  /** How many recent update ids to remember for dropping redeliveries. */
+  dedupeCapacity?: number;
+}
+
+/** A bounded set of recently seen ids (oldest forgotten first). */
+class RecentIds {
+  private readonly ids = new Set<number>();
+  constructor(private readonly capacity: number) {}
+
+  /** Adds `id`; false when it was already there. */
+  add(id: number): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) {
+      const oldest = this.ids.values().next();
+      if (!oldest.done) this.ids.delete(oldest.value);
+    }
+    return true;
+  }
+
+  delete(id: number): void {
+    this.ids.delete(id);
+  }
+}
+
+/** The chat (and forum topic) of a message. */
+export function chatOf(message: MaybeInaccessibleMessage): ChatRef {
+  const full = message as Partial<Message>;
+  const threadId = full.is_topic_message === true ? full.message_thread_id : undefined;
+  return threadId === undefined ? { chatId: message.chat.id } : { chatId: message.chat.id, threadId };
+}
+
+/** How a person is named in summaries and refusals: `@username`, else their name. */
+export function displayNameOf(user: User): string {
+  if (user.username) return `@${user.username}`;
+  return [user.first_name, user.last_name].filter(Boolean).join(" ");
+}
+
+/** The user's locale when ask-user has a catalogue for it, else the configured default. */
+export function localeOf(user: User, fallback: string | undefined): string | undefined {
+  const code = user.language_code;
+  const language = code?.toLowerCase().split(/[-_]/)[0];
+  if (code && language && messagesFor(code).locale === language) return code;
+  return fallback;
+}
+
+/** The leading `/command` of a message: its name, and the bot it addresses (`/skip@my_bot`). */
+function leadingCommand(message: Message): { name: string; bot?: string; rest: string } | undefined {
+  const text = message.text ?? "";
+  const entity = message.entities?.find((e) => e.type === "bot_command" && e.offset === 0);
+  if (!entity) return undefined;
+  const [name = "", bot] = text.slice(1, entity.length).split("@");
+  const rest = text.slice(entity.length);
+  return bot === undefined ? { name, rest } : { name, bot, rest };
+}
+
+/**
+ * The channel's middleware: mount it with `bot.use(...)`. Builds on grammY's composer so that updates it
+ * does not own reach the host's handlers unchanged.
+ */
+export function createInbound<C extends Context>(options: InboundOptions): Composer<C> {
+  const { name, api, logger } = options;
+  const seen = new RecentIds(options.dedupeCapacity ?? UPDATE_DEDUPE_CAPACITY);
+  const composer = new Composer<C>();
+
+  composer.use(async (ctx, next) => {
+    const id = ctx.update.update_id;
+    if (!seen.add(id)) {
+      logger.warn({ channel: name, updateId: id }, "dropped an update delivered twice");
+      return;
+    }
+    try {
+      await next();
+    } catch (error) {
+      seen.delete(id); // a failed update may be delivered again, and then it should run
+      throw error;
+    }
+  });
+
+  composer.on("callback_query:data", async (ctx, next) => {
+    const query = ctx.callbackQuery;
+    const message = query.message;
+    if (!message || !decodeAction(query.data)) return next();
+    const chat = chatOf(message);
+    const locale = localeOf(query.from, options.defaultLocale);
+    let outcome: InboundOutcome;
+    try {
+      outcome = await options.broker().handleAction({
+        channel: name,
+        conversation: formatConversation(chat),
+        userId: String(query.from.id),
+        displayName: displayNameOf(query.from),
+        data: query.data,
+        ...(locale === undefined ? {} : { locale }),
+      });
+    } catch (error) {
+      logger.error(
+        { channel: name, updateId: ctx.update.update_id, err: describeError(error) },
+        "tap failed",
+      );
+      await answer(query.id, {});
+      return;
+    }
+    if (outcome.kind === "ignored") return next();
+    const alert = outcome.kind === "refused" || outcome.kind === "invalid";
+    await answer(query.id, { text: clip(outcome.text, CALLBACK_ANSWER_TEXT_MAX_CHARS), show_alert: alert });
+    if (outcome.kind === "awaiting_text") {
+      await askForText(chat, message.message_id, query.from, message.chat.type, outcome);
+    }
+  });
+
+  composer.on("message:text", async (ctx, next) => {
+    const message = ctx.message;
+    if (message.from.is_bot) return next();
+    let text = message.text;
+    const command = leadingCommand(message);
+    if (command) {
+      const forUs = command.bot === undefined || command.bot.toLowerCase() === ctx.me.username.toLowerCase();
+      // Commands belong to the host bot, except /skip (or /skip@this_bot).
+      if (!forUs || command.name.toLowerCase() !== "skip") return next();
+      text = `/${command.name}${command.rest}`;
+    }
+    const locale = localeOf(message.from, options.defaultLocale);
+    const replyTo = message.reply_to_message?.message_id;
+    let outcome: InboundOutcome;
+    try {
+      outcome = await options.broker().handleReply({
+        channel: name,
+        conversation: formatConversation(chatOf(message)),
+        userId: String(message.from.id),
+        displayName: displayNameOf(message.from),
+        text,
+        messageId: String(message.message_id),
+        ...(replyTo === undefined ? {} : { replyTo: String(replyTo) }),
+        ...(locale === undefined ? {} : { locale }),
+      });
+    } catch (error) {
+      logger.error(
+        { channel: name, updateId: ctx.update.update_id, err: describeError(error) },
+        "reply failed",
+      );
+      return;
+    }
+    if (outcome.kind === "ignored") return next();
+  });
+
+  /** Answers a callback query; a failure is logged, never thrown (the tap is over either way). */
+  async function answer(queryId: string, other: { text?: string; show_alert?: boolean }): Promise<void> {
+    try {
+      await api.answerCallbackQuery(queryId, other);
+    } catch (error) {
+      logger.warn({ channel: name, err: describeError(error) }, "could not answer a callback query");
+    }
+  }
+
+  /**
+   * Other…: a force-reply to the question message, selective, with the placeholder. In groups it
+   * mentions the tapper, because a selective force-reply reaches only mentioned users (and the author of
+   * the replied-to message, which is the bot here).
+   */
+  async function askForText(
+    chat: ChatRef,
+    questionMessageId: number,
+    from: User,
+    chatType: string,
+    outcome: Extract<InboundOutcome, { kind: "awaiting_text" }>,
+  ): Promise<void> {
+    const mention =
+      chatType === "private"
+        ? ""
+        : `<a href="tg://user?id=${from.id}">${escapeHtml(clip(from.first_name, 64))}</a>: `;
+    try {
+      await api.sendMessage(chat.chatId, `${mention}${renderPlain(outcome.text, 3000)}`, {
+        parse_mode: "HTML",
+        ...(chat.threadId === undefined ? {} : { message_thread_id: chat.threadId }),
+        reply_parameters: { message_id: questionMessageId, allow_sending_without_reply: true },
+        reply_markup: {
+          force_reply: true,
+          selective: true,
+          input_field_placeholder: clip(outcome.placeholder, INPUT_FIELD_PLACEHOLDER_MAX_CHARS),
+        },
+      });
+    } catch (error) {
+      logger.warn({ channel: name, err: describeError(error) }, "could not ask for the Other… answer");
+    }
+  }
+
+  return composer;
+}

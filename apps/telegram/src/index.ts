@@ -1,0 +1,21 @@
+/**
+ * @ask-user/telegram — ask_user on Telegram with grammY: mount the channel on your own bot
+ * (`createTelegramChannel`), or run it from the environment (`runTelegram`, and `src/main.ts`).
+ *
+ * @example
+ * const telegram = createTelegramChannel({ bot, broker: () => askUser });
+ * const askUser = createAskUser({ store, channels: [telegram.channel] });
+ */
+export { createTelegramChannel, type TelegramChannel, type TelegramChannelOptions } from "./channel.ts";
+export { type ChatRef, formatConversation, parseConversation } from "./conversation.ts";
+export * as telegramLimits from "./limits.ts";
+export { type MainIo, main } from "./main.ts";
+export { renderKeyboard, renderPrompt } from "./render.ts";
+export { type RetryOptions, retryTransformer } from "./retry.ts";
+export {
+  type RunningTelegram,
+  type RunTelegramOptions,
+  readTelegramEnv,
+  runTelegram,
+  type TelegramLogger,
+} from "./run.ts";

@@ -1,0 +1,169 @@
+/** `runTelegram`: environment → grammY bot → channel, in long polling or webhook mode. */
+import {
+  type AskUserBroker,
+  AskUserError,
+  type AskUserLogger,
+  type Channel,
+  consoleLogger,
+} from "@ask-user/core";
+import { Bot } from "grammy";
+import { createTelegramChannel } from "./channel.ts";
+import { describeError } from "./errors.ts";
+import {
+  ALLOWED_UPDATES,
+  WEBHOOK_DEFAULT_HOST,
+  WEBHOOK_DEFAULT_PORT,
+  WEBHOOK_SECRET_TOKEN_PATTERN,
+} from "./limits.ts";
+import type { RetryOptions } from "./retry.ts";
+import { serveWebhook } from "./webhook.ts";
+
+/** A logger for the runner: core's (warn, error) plus an optional `info` for start-up lines (pino fits). */
+export type TelegramLogger = AskUserLogger & {
+  info?: (details: Record<string, unknown>, message: string) => void;
+};
+
+/** Options of {@link runTelegram}. */
+export interface RunTelegramOptions {
+  /**
+   * `TELEGRAM_BOT_TOKEN` (required), `TELEGRAM_API_ROOT` (a self-hosted Bot API server or a test fake),
+   * `TELEGRAM_WEBHOOK_URL` + `TELEGRAM_WEBHOOK_SECRET` (webhook mode, both or neither),
+   * `TELEGRAM_WEBHOOK_HOST` (default 127.0.0.1), `TELEGRAM_WEBHOOK_PORT` (default 8443).
+   */
+  env: Record<string, string | undefined>;
+  broker: () => AskUserBroker;
+  logger?: TelegramLogger;
+  /** Retry bounds of the channel's Bot API calls (tests shorten them). */
+  retry?: RetryOptions;
+}
+
+/** A running Telegram channel. */
+export interface RunningTelegram {
+  channel: Channel;
+  /** The grammY bot it runs (add your own handlers if you like). */
+  bot: Bot;
+  /** One banner line: `telegram (@my_bot, long polling)`. */
+  describe: string;
+  stop(): Promise<void>;
+}
+
+interface Config {
+  token: string;
+  apiRoot?: string;
+  webhook?: { url: URL; secret: string; host: string; port: number };
+}
+
+function configError(message: string): AskUserError {
+  return new AskUserError("invalid_input", message);
+}
+
+/** Reads and checks the environment; throws one clear error for the first problem. */
+export function readTelegramEnv(env: Record<string, string | undefined>): Config {
+  const value = (key: string) => {
+    const v = env[key]?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const token = value("TELEGRAM_BOT_TOKEN");
+  if (!token) throw configError("TELEGRAM_BOT_TOKEN is required (the token @BotFather gave you).");
+  const config: Config = { token };
+  const apiRoot = value("TELEGRAM_API_ROOT");
+  if (apiRoot !== undefined) {
+    if (!URL.canParse(apiRoot)) throw configError(`TELEGRAM_API_ROOT is not a URL: "${apiRoot}".`);
+    config.apiRoot = apiRoot.replace(/\/+$/, "");
+  }
+  const url = value("TELEGRAM_WEBHOOK_URL");
+  const secret = value("TELEGRAM_WEBHOOK_SECRET");
+  if ((url === undefined) !== (secret === undefined)) {
+    throw configError(
+      "Set TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET together (webhook mode), or neither.",
+    );
+  }
+  if (url !== undefined && secret !== undefined) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw configError(`TELEGRAM_WEBHOOK_URL is not an http(s) URL: "${url}".`);
+    if (!WEBHOOK_SECRET_TOKEN_PATTERN.test(secret))
+      throw configError("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -.");
+    const portText = value("TELEGRAM_WEBHOOK_PORT") ?? String(WEBHOOK_DEFAULT_PORT);
+    const port = Number(portText);
+    if (!/^\d+$/.test(portText) || port > 65_535)
+      throw configError(`TELEGRAM_WEBHOOK_PORT is not a port number: "${portText}".`);
+    const host = value("TELEGRAM_WEBHOOK_HOST") ?? WEBHOOK_DEFAULT_HOST;
+    config.webhook = { url: new URL(url), secret, host, port };
+  }
+  return config;
+}
+
+/**
+ * Builds a grammY bot from the environment, mounts the channel and starts it: long polling, or a webhook
+ * server when `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET` are set. Resolves once updates flow.
+ *
+ * @example
+ * let askUser: AskUserBroker | undefined;
+ * const telegram = await runTelegram({ env: process.env, broker: () => askUser as AskUserBroker });
+ * askUser = createAskUser({ store, channels: [telegram.channel] });
+ * console.log(telegram.describe); // telegram (@my_bot, long polling)
+ */
+export async function runTelegram(options: RunTelegramOptions): Promise<RunningTelegram> {
+  const config = readTelegramEnv(options.env);
+  const logger: TelegramLogger = options.logger ?? consoleLogger;
+  const bot = new Bot(
+    config.token,
+    config.apiRoot === undefined ? {} : { client: { apiRoot: config.apiRoot } },
+  );
+  bot.catch((error) => {
+    logger.error(
+      { channel: "telegram", updateId: error.ctx.update.update_id, err: describeError(error.error) },
+      "handler failed",
+    );
+  });
+  const { channel } = createTelegramChannel({
+    bot,
+    broker: options.broker,
+    logger,
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  });
+  await bot.init();
+  const username = `@${bot.botInfo.username}`;
+
+  if (config.webhook) {
+    const { url, secret, host, port } = config.webhook;
+    const server = await serveWebhook(bot, { path: url.pathname, secretToken: secret, host, port, logger });
+    try {
+      await bot.api.setWebhook(url.href, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+    const describe = `telegram (${username}, webhook ${url.origin}${url.pathname} → ${server.address})`;
+    logger.info?.(
+      { channel: "telegram", bot: username, mode: "webhook", listen: server.address },
+      "telegram ready",
+    );
+    return { channel, bot, describe, stop: () => server.close() };
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    let started = false;
+    bot
+      .start({
+        allowed_updates: [...ALLOWED_UPDATES],
+        onStart: () => {
+          started = true;
+          resolve();
+        },
+      })
+      .catch((error: unknown) => {
+        if (!started) reject(error);
+        else logger.error({ channel: "telegram", err: describeError(error) }, "long polling stopped");
+      });
+  });
+  logger.info?.({ channel: "telegram", bot: username, mode: "long polling" }, "telegram ready");
+  return {
+    channel,
+    bot,
+    describe: `telegram (${username}, long polling)`,
+    stop: async () => {
+      if (bot.isRunning()) await bot.stop();
+    },
+  };
+}

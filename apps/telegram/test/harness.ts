@@ -1,0 +1,209 @@
+/** Shared harness: a fake Telegram per test, the real grammY bot with the channel mounted, a broker. */
+import {
+  type AskUserBroker,
+  type AskUserLogger,
+  type AskUserResult,
+  type Clock,
+  createAskUser,
+  createMemoryStore,
+  type QuestionRecord,
+  type QuestionStore,
+} from "@ask-user/core";
+import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-user/testkit/telegram";
+import { Bot } from "grammy";
+import { afterEach, expect } from "vitest";
+import { createTelegramChannel, type TelegramChannel } from "../src/channel.ts";
+import { serveWebhook } from "../src/webhook.ts";
+
+export type Mode = "polling" | "webhook";
+export const MODES: Mode[] = ["polling", "webhook"];
+
+export const ADA = { id: 42, first_name: "Ada", username: "ada", language_code: "en" };
+export const BOB = { id: 43, first_name: "Bob", username: "bob_b", language_code: "en" };
+export const GROUP = -1001234567890;
+export const SECRET = "test-secret_123";
+
+/** One single-select question with descriptions: gets buttons. */
+export const DEPLOY = {
+  questions: [
+    {
+      id: "deploy_target",
+      header: "Deploy",
+      question: "Where should I deploy?",
+      options: [
+        { label: "Staging (Recommended)", description: "Safe, resets nightly" },
+        { label: "Production", description: "Live traffic" },
+        { label: "Canary" },
+      ],
+    },
+  ],
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Registers work for afterEach (run in reverse order). */
+export function onCleanup(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+export async function fake(): Promise<FakeTelegram> {
+  const tg = await createFakeTelegram({ botUsername: "ask_user_test_bot" });
+  onCleanup(() => tg.close());
+  return tg;
+}
+
+/** A logger that keeps lines for assertions instead of printing them. */
+export function memoryLogger(): AskUserLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    warn: (details, message) => lines.push(`warn ${message} ${JSON.stringify(details)}`),
+    error: (details, message) => lines.push(`error ${message} ${JSON.stringify(details)}`),
+  };
+}
+
+export interface Running {
+  tg: FakeTelegram;
+  bot: Bot;
+  broker: AskUserBroker;
+  telegram: TelegramChannel;
+  store: QuestionStore;
+  logger: ReturnType<typeof memoryLogger>;
+  /** The webhook URL (webhook mode). */
+  webhookUrl?: string;
+  /** Stops the bot (polling) or the webhook server, and closes the broker. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  tg?: FakeTelegram;
+  store?: QuestionStore;
+  clock?: Clock;
+  answerers?: "creator" | "conversation";
+  defaultLocale?: string;
+  /** Host handlers registered before the channel is mounted. */
+  before?: (bot: Bot) => void;
+  /** Host handlers registered after the channel is mounted. */
+  after?: (bot: Bot) => void;
+}
+
+/** A host bot with the channel mounted, running in `mode` against the fake. */
+export async function start(mode: Mode, options: StartOptions = {}): Promise<Running> {
+  const tg = options.tg ?? (await fake());
+  const store = options.store ?? createMemoryStore();
+  const logger = memoryLogger();
+  const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+  options.before?.(bot);
+  let broker: AskUserBroker | undefined;
+  const telegram = createTelegramChannel({
+    bot,
+    broker: () => broker as AskUserBroker,
+    logger,
+    retry: { serverErrorDelayMs: 5 },
+    ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
+  });
+  options.after?.(bot);
+  broker = createAskUser({
+    store,
+    channels: [telegram.channel],
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.answerers ? { answerers: options.answerers } : {}),
+  });
+  const running: Running = { tg, bot, broker, telegram, store, logger, stop: async () => undefined };
+  let stopUpdates: () => Promise<void>;
+  if (mode === "polling") {
+    await new Promise<void>((resolve, reject) => {
+      bot.start({ onStart: () => resolve() }).catch(reject);
+    });
+    stopUpdates = async () => {
+      if (bot.isRunning()) await bot.stop();
+    };
+  } else {
+    await bot.init();
+    const server = await serveWebhook(bot, {
+      path: "/telegram",
+      secretToken: SECRET,
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+    });
+    running.webhookUrl = `http://127.0.0.1:${server.port}/telegram`;
+    await bot.api.setWebhook(running.webhookUrl, { secret_token: SECRET });
+    stopUpdates = () => server.close();
+  }
+  let stopped = false;
+  running.stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await stopUpdates();
+    await running.broker.close();
+    // Nothing in these scenarios is a failure worth an error line: a crash in a handler would be.
+    expect(logger.lines.filter((line) => line.startsWith("error"))).toEqual([]);
+  };
+  onCleanup(running.stop);
+  return running;
+}
+
+/** Creates a question and returns its record and the message the fake shows for it. */
+export async function ask(
+  running: Running,
+  input: unknown,
+  conversation: string,
+  extra: { creator?: { userId: string; displayName?: string } } = {},
+): Promise<{ record: QuestionRecord; message: FakeMessage; chatId: number }> {
+  const record = await running.broker.create(input, {
+    target: { channel: "telegram", conversation },
+    ...(extra.creator ? { creator: { channel: "telegram", ...extra.creator } } : {}),
+  });
+  const delivery = record.deliveries[0];
+  if (!delivery) throw new Error(`not delivered: ${record.status} ${record.error ?? ""}`);
+  const chatId = Number(conversation.split(":")[0]);
+  const message = running.tg.message(chatId, Number(delivery.messageId));
+  if (!message) throw new Error("the fake has no such message");
+  return { record, message, chatId };
+}
+
+/** The agent's result, bounded in time. */
+export function result(running: Running, id: string, timeoutMs = 3000): Promise<AskUserResult> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no result for ${id} after ${timeoutMs} ms`)), timeoutMs);
+    running.broker.wait(id).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The message once it was edited to its summary. */
+export function edited(running: Running, chatId: number, messageId: number): Promise<FakeMessage> {
+  return running.tg.waitUntil(() => {
+    const message = running.tg.message(chatId, messageId);
+    return message?.edit_date !== undefined && message;
+  });
+}
+
+/** Button labels of a message, row by row. */
+export function buttons(message: FakeMessage | undefined): string[][] {
+  const markup = message?.reply_markup as { inline_keyboard?: Array<Array<{ text: string }>> } | undefined;
+  return (markup?.inline_keyboard ?? []).map((row) => row.map((button) => button.text));
+}
+
+/** The bot's messages in a chat after `afterId`. */
+export function botMessages(tg: FakeTelegram, chatId: number, afterId = 0): FakeMessage[] {
+  return tg.messages(chatId).filter((m) => m.from.is_bot && m.message_id > afterId);
+}
+
+/** Text as a person reads it: the invisible word joiners that defuse `@mentions` left out. */
+export function visible(text: string | undefined): string | undefined {
+  return text?.replaceAll("\u2060", "");
+}

@@ -1,0 +1,111 @@
+import { normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { sampleRecord } from "@ask-user/core/testing";
+import { describe, expect, it } from "vitest";
+import { formatConversation, parseConversation } from "../src/conversation.ts";
+import { clip, defuseMentions, escapeHtml, renderKeyboard, renderPrompt } from "../src/render.ts";
+import { ADA, ask, buttons, start, visible } from "./harness.ts";
+
+const long = (n: number, word = "word ") => word.repeat(Math.ceil(n / word.length)).slice(0, n);
+
+function bigInput(questions: number) {
+  return {
+    questions: Array.from({ length: questions }, (_, q) => ({
+      id: `q${q}`,
+      header: `Header ${q}`,
+      question: `${long(990)} end${q}?`,
+      options: Array.from({ length: 4 }, (_, o) => ({
+        label: `Option ${q}.${o} ${long(50, "x")}`,
+        description: long(500, "desc "),
+      })),
+    })),
+  };
+}
+
+function recordFor(input: unknown): QuestionRecord {
+  const record = sampleRecord();
+  return { ...record, prompt: normalizeAskUserInput(input), tokens: record.tokens.slice(0, 1) };
+}
+
+describe("rendering, pure", () => {
+  it("escapes the characters Telegram's HTML reserves and defuses @mentions", () => {
+    expect(escapeHtml('<b>a & "b"</b>')).toBe('&lt;b&gt;a &amp; "b"&lt;/b&gt;');
+    expect(defuseMentions("ping @alice and @everyone, mail a@b.de")).toBe(
+      "ping @\u2060alice and @\u2060everyone, mail a@\u2060b.de",
+    );
+  });
+
+  it("cuts text with an ellipsis and never inside an emoji or a combining mark", () => {
+    expect(clip("Deploy to production now", 10)).toBe("Deploy to…");
+    expect(clip("short", 10)).toBe("short");
+    const cut = clip("ab👩‍👩‍👧‍👦cd", 6);
+    expect(cut).toBe("ab…");
+    expect(clip("e\u0301e\u0301e\u0301", 4)).toBe("e\u0301…");
+  });
+
+  it("puts core's action payload in every button, within Telegram's 64 bytes", () => {
+    const record = sampleRecord();
+    const question = record.prompt.questions[0];
+    if (!question || !record.tokens[0]) throw new Error("sample has no question");
+    const keyboard = renderKeyboard(question, record.tokens[0], "en");
+    const data = keyboard.inline_keyboard.flat().map((b) => ("callback_data" in b ? b.callback_data : ""));
+    expect(data).toHaveLength(question.options.length + 2);
+    for (const item of data) expect(Buffer.byteLength(item ?? "")).toBeLessThanOrEqual(64);
+    expect(new Set(data).size).toBe(data.length);
+  });
+
+  it("keeps a long single question whole: it fits one message with every description", () => {
+    const record = recordFor(bigInput(1));
+    const { html } = renderPrompt({ record, locale: "en", text: "", buttons: true });
+    expect(html.replace(/<\/?b>/g, "").length).toBeLessThanOrEqual(4096);
+    expect(html.split(long(500, "desc ").trim())).toHaveLength(5);
+    expect(html).not.toContain("…");
+  });
+
+  it("shortens a prompt over 4096 characters, descriptions first, and keeps the deadline", () => {
+    const record = recordFor(bigInput(3));
+    const { html } = renderPrompt({ record, locale: "en", text: long(5000), buttons: false });
+    const text = html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(text).not.toContain("desc desc");
+    for (const q of [0, 1, 2]) expect(text).toContain(`Option ${q}.3`);
+    expect(text).toMatch(/Expires at .* UTC\.$/);
+  });
+
+  it("reads and writes conversation ids: chats and forum topics", () => {
+    expect(parseConversation("123456")).toEqual({ chatId: 123456 });
+    expect(parseConversation(" -1001234567890:42 ")).toEqual({ chatId: -1001234567890, threadId: 42 });
+    for (const bad of ["@channel", "12:0", "abc", "", "1:2:3", "0"])
+      expect(parseConversation(bad)).toBeUndefined();
+    expect(formatConversation({ chatId: -100, threadId: 7 })).toBe("-100:7");
+  });
+});
+
+describe("rendering, as Telegram shows it", () => {
+  it("shows agent text literally: markup in it is text, and its @mentions notify no one", async () => {
+    const running = await start("polling");
+    const input = {
+      questions: [
+        {
+          id: "x",
+          header: "<b>Hi</b>",
+          question: "Use </b> & <i>tags</i>, cc @alice_admin?",
+          options: [{ label: "<a href='x'>A</a>", description: "&amp; @everyone" }, { label: "B & C" }],
+        },
+      ],
+    };
+    const { message } = await ask(running, input, String(ADA.id));
+    expect(visible(message.text)).toMatch(
+      /^<b>Hi<\/b>\nUse <\/b> & <i>tags<\/i>, cc @alice_admin\?\n\n1\. <a href='x'>A<\/a> — &amp; @everyone\n2\. B & C\n\nExpires at/,
+    );
+    expect(message.entities).toEqual([{ type: "bold", offset: 0, length: 9 }]);
+    expect(buttons(message)[0]).toEqual(["<a href='x'>A</a>"]);
+  });
+
+  it("delivers a prompt that would pass 4096 characters, shortened", async () => {
+    const running = await start("polling");
+    const { record, message } = await ask(running, bigInput(3), String(ADA.id));
+    expect(record.status).toBe("pending");
+    expect(message.text.length).toBeLessThanOrEqual(4096);
+    expect(message.text).toMatch(/Expires at \d\d:\d\d UTC\.$/);
+  });
+});

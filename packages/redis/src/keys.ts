@@ -1,0 +1,93 @@
+import type { QuestionFilter, QuestionRecord } from "@ask-user/core";
+
+/** The default namespace of every key and the change channel. */
+export const DEFAULT_KEY_PREFIX = "ask-user:";
+
+/**
+ * One part of a key that has more than one variable part: percent-encoded, so a `:` inside a channel
+ * name or conversation id cannot make two different keys collide.
+ */
+const part = (value: string): string => encodeURIComponent(value);
+
+/**
+ * The key layout of one namespace (see README "Data layout"). A record's own key and its token key end
+ * in one variable part, which is used as is; keys with several variable parts encode each of them.
+ */
+export interface Keys {
+  readonly prefix: string;
+  /** Hash of one record: `v` version, `s` status, `r` record JSON, `x` its index entries (JSON). */
+  record(id: string): string;
+  /** What the Lua scripts prepend to an id to get the record key (`record(id) === recordPrefix + id`). */
+  readonly recordPrefix: string;
+  /** Sorted set (score `createdAt`, member id) of every record. */
+  readonly all: string;
+  status(status: string): string;
+  run(runId: string): string;
+  conversation(channel: string, conversation: string): string;
+  /** String: action token → record id. */
+  token(token: string): string;
+  /** String: delivered message → record id. */
+  message(channel: string, conversation: string, messageId: string): string;
+  /** Stream of recent changes (the catch-up log after a dropped subscriber connection). */
+  readonly changes: string;
+  /** Pub/sub channel every change is published on. */
+  readonly channel: string;
+}
+
+/** The keys under `prefix`. */
+export function keysFor(prefix: string): Keys {
+  return {
+    prefix,
+    record: (id) => `${prefix}q:${id}`,
+    recordPrefix: `${prefix}q:`,
+    all: `${prefix}i:all`,
+    status: (status) => `${prefix}i:status:${status}`,
+    run: (runId) => `${prefix}i:run:${part(runId)}`,
+    conversation: (channel, conversation) => `${prefix}i:conv:${part(channel)}:${part(conversation)}`,
+    token: (token) => `${prefix}token:${token}`,
+    message: (channel, conversation, messageId) =>
+      `${prefix}msg:${part(channel)}:${part(conversation)}:${part(messageId)}`,
+    changes: `${prefix}changes`,
+    channel: `${prefix}changes`,
+  };
+}
+
+/**
+ * Where a record is indexed: the sorted sets it is a member of (score `createdAt`) and the lookup keys
+ * that point at it. Stored with the record, so the next write can remove exactly these entries.
+ */
+export interface IndexEntries {
+  sortedSets: string[];
+  lookups: string[];
+}
+
+/** The index entries of `record`, derived from its fields. */
+export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
+  const sortedSets = [keys.all, keys.status(record.status)];
+  if (record.runId !== undefined) sortedSets.push(keys.run(record.runId));
+  if (record.target) sortedSets.push(keys.conversation(record.target.channel, record.target.conversation));
+  const lookups = record.tokens.map((token) => keys.token(token));
+  for (const d of record.deliveries) lookups.push(keys.message(d.channel, d.conversation, d.messageId));
+  return { sortedSets, lookups: [...new Set(lookups)] };
+}
+
+/**
+ * The narrowest index that holds every record matching `filter`; the rest of the filter is applied to
+ * the records read from it ({@link matches}).
+ */
+export function indexFor(keys: Keys, filter: QuestionFilter): string {
+  if (filter.channel !== undefined && filter.conversation !== undefined)
+    return keys.conversation(filter.channel, filter.conversation);
+  if (filter.runId !== undefined) return keys.run(filter.runId);
+  if (filter.status !== undefined) return keys.status(filter.status);
+  return keys.all;
+}
+
+/** True when `record` matches every field of `filter` (the same test as the memory store's). */
+export function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
+  if (filter.status !== undefined && record.status !== filter.status) return false;
+  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
+  if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
+  if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
+  return true;
+}

@@ -1,0 +1,104 @@
+import type { QuestionRecord, QuestionStatus } from "@ask-user/core";
+import type { Redis } from "ioredis";
+import { indexEntries, type Keys } from "./keys.ts";
+
+/**
+ * Writes one record with its indexes, or nothing. Creates when ARGV[1] is "0" (refused if the record
+ * exists); otherwise writes only over the stored version ARGV[1]. Then appends the change to the capped
+ * change stream and publishes it as "<stream id>\n<change JSON>". Returns nil when refused, else the
+ * status before ("" for a create).
+ *
+ * KEYS[1] record hash · KEYS[2] change stream
+ * ARGV[1] expected version (0 = create) · [2] id · [3] version · [4] status · [5] createdAt (score)
+ *     [6] record JSON · [7] index entries JSON · [8] pub/sub channel · [9] change stream length
+ */
+const WRITE = `
+local current = redis.call('HMGET', KEYS[1], 'v', 's', 'x')
+local expected = tonumber(ARGV[1])
+if expected == 0 then
+  if current[1] then return false end
+elseif tonumber(current[1]) ~= expected then
+  return false
+end
+local id = ARGV[2]
+if current[3] then
+  local old = cjson.decode(current[3])
+  for _, key in ipairs(old.sortedSets) do redis.call('ZREM', key, id) end
+  for _, key in ipairs(old.lookups) do
+    if redis.call('GET', key) == id then redis.call('DEL', key) end
+  end
+end
+local entries = cjson.decode(ARGV[7])
+for _, key in ipairs(entries.sortedSets) do redis.call('ZADD', key, ARGV[5], id) end
+for _, key in ipairs(entries.lookups) do redis.call('SET', key, id) end
+redis.call('HSET', KEYS[1], 'v', ARGV[3], 's', ARGV[4], 'r', ARGV[6], 'x', ARGV[7])
+local change = '{"record":' .. ARGV[6]
+if current[2] then change = change .. ',"previousStatus":' .. cjson.encode(current[2]) end
+change = change .. '}'
+local seq = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'c', change)
+redis.call('PUBLISH', ARGV[8], seq .. '\\n' .. change)
+return current[2] or ''
+`;
+
+/** The JSON of every record in one index, oldest first (one atomic read). KEYS[1] sorted set. */
+const LIST = `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local json = redis.call('HGET', ARGV[1] .. id, 'r')
+  if json then out[#out + 1] = json end
+end
+return out
+`;
+
+/** The JSON of the record a lookup key points at, or nil. KEYS[1] lookup key, ARGV[1] record prefix. */
+const LOOKUP = `
+local id = redis.call('GET', KEYS[1])
+if not id then return false end
+return redis.call('HGET', ARGV[1] .. id, 'r')
+`;
+
+/** The store's Lua scripts, as ioredis commands on one connection. */
+interface ScriptCommands {
+  askUserWrite(...args: string[]): Promise<string | null>;
+  askUserList(key: string, recordPrefix: string): Promise<string[]>;
+  askUserLookup(key: string, recordPrefix: string): Promise<string | null>;
+}
+
+/** The store's atomic operations over one command connection. */
+export interface Scripts {
+  /** Creates (`expectedVersion` 0) or compare-and-sets; the status before ("" for a create), or null. */
+  write(expectedVersion: number, record: QuestionRecord, json: string): Promise<string | null>;
+  list(index: string): Promise<string[]>;
+  lookup(key: string): Promise<string | null>;
+}
+
+/**
+ * Defines the scripts on `redis` (sent with EVALSHA; ioredis sends the source with EVAL on a new
+ * connection and again after a NOSCRIPT reply, e.g. after `SCRIPT FLUSH` or a server restart).
+ */
+export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number): Scripts {
+  redis.defineCommand("askUserWrite", { numberOfKeys: 2, lua: WRITE });
+  redis.defineCommand("askUserList", { numberOfKeys: 1, lua: LIST });
+  redis.defineCommand("askUserLookup", { numberOfKeys: 1, lua: LOOKUP });
+  // defineCommand adds the methods at run time; this is their shape.
+  const commands = redis as unknown as ScriptCommands;
+  return {
+    write(expectedVersion, record, json) {
+      return commands.askUserWrite(
+        keys.record(record.id),
+        keys.changes,
+        String(expectedVersion),
+        record.id,
+        String(record.version),
+        record.status satisfies QuestionStatus,
+        String(record.createdAt),
+        json,
+        JSON.stringify(indexEntries(keys, record)),
+        keys.channel,
+        String(changeLogLength),
+      );
+    },
+    list: (index) => commands.askUserList(index, keys.recordPrefix),
+    lookup: (key) => commands.askUserLookup(key, keys.recordPrefix),
+  };
+}

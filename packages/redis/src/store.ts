@@ -1,0 +1,212 @@
+import {
+  AskUserError,
+  type AskUserLogger,
+  consoleLogger,
+  type QuestionFilter,
+  type QuestionRecord,
+  type QuestionStore,
+} from "@ask-user/core";
+import { Redis, type RedisOptions } from "ioredis";
+import { startChangeFeed } from "./feed.ts";
+import { DEFAULT_KEY_PREFIX, indexFor, keysFor, matches } from "./keys.ts";
+import { defineScripts } from "./scripts.ts";
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). Default: ioredis' 127.0.0.1:6379. */
+  url?: string;
+  /**
+   * ioredis client options, applied over `url` (host, port, password, tls, db, sentinels…). Its
+   * `keyPrefix` is not supported: use `keyPrefix` below, which also names the change channel.
+   */
+  redis?: Omit<RedisOptions, "keyPrefix">;
+  /** Namespace of every key and of the change channel. Default "ask-user:". */
+  keyPrefix?: string;
+  /** A command not answered within this time fails with `store_failure`. Default 5000. */
+  commandTimeoutMs?: number;
+  /** How many recent changes the change stream keeps for catching up after a reconnect. Default 1000. */
+  changeLogLength?: number;
+  /** Where connection trouble and a throwing subscriber are reported. Default: `consoleLogger` (stderr). */
+  logger?: AskUserLogger;
+}
+
+/** A `QuestionStore` on Redis, shared by every process that uses the same server and `keyPrefix`. */
+export interface RedisStore extends QuestionStore {
+  readonly keyPrefix: string;
+  /**
+   * Resolves once both connections are up and changes are being received; rejects with
+   * `AskUserError("store_failure")` if that takes longer than `commandTimeoutMs`. The store's methods
+   * wait for this by themselves; await it to know a new instance hears every write from now on.
+   */
+  readonly ready: Promise<void>;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
+const DEFAULT_CHANGE_LOG_LENGTH = 1000;
+
+/** Reconnect forever, quickly at first, then every 2 s. */
+const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2000);
+
+/** The client options the store's guarantees rely on, over the caller's (see README "Failures"). */
+function clientOptions(options: RedisStoreOptions, commandTimeoutMs: number): RedisOptions {
+  return {
+    retryStrategy,
+    connectTimeout: commandTimeoutMs,
+    ...options.redis,
+    // A command that cannot be sent fails after two reconnection attempts instead of waiting.
+    maxRetriesPerRequest: 1,
+    commandTimeout: commandTimeoutMs,
+    // A write whose reply was lost must not be sent again: its second run would report a conflict
+    // with itself. It fails with store_failure instead, and the caller reads the record again.
+    autoResendUnfulfilledCommands: false,
+    lazyConnect: false,
+  };
+}
+
+/**
+ * Connects a `QuestionStore` to Redis, shared by several gateway instances: every write is one Lua
+ * script (compare-and-set on the version, index updates, change published), and an answer written by
+ * one instance reaches the subscribers — and so the waiting `ask()` — of every other instance.
+ *
+ * Opens two connections (commands, and a dedicated subscriber) and returns at once; calls wait until
+ * both are ready. Redis errors reject with `AskUserError("store_failure")`, the error as `cause`.
+ *
+ * @example
+ * import { createAskUser } from "@ask-user/core";
+ * import { createRedisStore } from "@ask-user/redis";
+ *
+ * const store = createRedisStore({ url: "redis://127.0.0.1:6379" });
+ * const askUser = createAskUser({ store, channels: [] });
+ * // … on shutdown:
+ * await askUser.close();
+ * await store.close();
+ */
+export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
+  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const logger = options.logger ?? consoleLogger;
+  const keys = keysFor(keyPrefix);
+  const config = clientOptions(options, commandTimeoutMs);
+  const command = options.url === undefined ? new Redis(config) : new Redis(options.url, config);
+  const name = config.connectionName;
+  const subscriber = command.duplicate({
+    autoResubscribe: false,
+    ...(name === undefined ? {} : { connectionName: `${name}:changes` }),
+  });
+  const label = `Redis store ${keyPrefix}`;
+  let closed = false;
+  for (const [role, connection] of [
+    ["commands", command],
+    ["changes", subscriber],
+  ] as const) {
+    let reported = false;
+    connection.on("error", (error: unknown) => {
+      if (reported || closed) return;
+      reported = true; // once per outage, not once per reconnection attempt
+      logger.warn({ keyPrefix, connection: role, err: String(error) }, "Redis connection failed");
+    });
+    connection.on("ready", () => {
+      reported = false;
+    });
+  }
+  const scripts = defineScripts(command, keys, options.changeLogLength ?? DEFAULT_CHANGE_LOG_LENGTH);
+  const feed = startChangeFeed(command, subscriber, keys, logger);
+
+  const fail = (what: string, cause: unknown): AskUserError => {
+    if (cause instanceof AskUserError) return cause;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new AskUserError("store_failure", `${label}: could not ${what}: ${reason}`, { cause });
+  };
+
+  function whenSynced(): Promise<void> {
+    if (feed.isSynced()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(fail("connect", new Error(`not connected and subscribed after ${commandTimeoutMs} ms`))),
+        commandTimeoutMs,
+      );
+      void feed.synced.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  async function use<T>(what: string, work: () => Promise<T>): Promise<T> {
+    if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
+    await whenSynced();
+    try {
+      return await work();
+    } catch (error) {
+      throw closed
+        ? new AskUserError("closed", `The ${label} was closed during the call.`)
+        : fail(what, error);
+    }
+  }
+
+  const parse = (json: string | null): QuestionRecord | undefined =>
+    json === null ? undefined : (JSON.parse(json) as QuestionRecord);
+
+  const ready = whenSynced();
+  ready.catch(() => undefined); // reported to whoever awaits it, not as an unhandled rejection
+
+  return {
+    keyPrefix,
+    ready,
+    async create(record) {
+      const json = JSON.stringify(record);
+      const previous = await use(`create question ${record.id}`, () => scripts.write(0, record, json));
+      if (previous === null)
+        throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
+    },
+    get(id) {
+      return use(`read question ${id}`, async () => parse(await command.hget(keys.record(id), "r")));
+    },
+    compareAndSet(expectedVersion, next) {
+      return use(`update question ${next.id}`, async () => {
+        if (next.version !== expectedVersion + 1 || expectedVersion < 1) return false;
+        return (await scripts.write(expectedVersion, next, JSON.stringify(next))) !== null;
+      });
+    },
+    list(filter: QuestionFilter = {}) {
+      return use("list questions", async () => {
+        const records = (await scripts.list(indexFor(keys, filter))).map((json) => JSON.parse(json));
+        return (records as QuestionRecord[]).filter((record) => matches(record, filter));
+      });
+    },
+    findByToken(token) {
+      return use("find a question by token", async () => parse(await scripts.lookup(keys.token(token))));
+    },
+    findByMessage(channel, conversation, messageId) {
+      return use("find a question by message", async () =>
+        parse(await scripts.lookup(keys.message(channel, conversation, messageId))),
+      );
+    },
+    subscribe(listener) {
+      if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
+      feed.listeners.add(listener);
+      return () => {
+        feed.listeners.delete(listener);
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      feed.stop();
+      await Promise.all([command, subscriber].map(quit));
+    },
+  };
+}
+
+/** Ends a connection: QUIT when it is up (pending replies still arrive), else drop it at once. */
+async function quit(connection: Redis): Promise<void> {
+  if (connection.status !== "ready") {
+    connection.disconnect();
+    return;
+  }
+  try {
+    await connection.quit();
+  } catch {
+    connection.disconnect();
+  }
+}
