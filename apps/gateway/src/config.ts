@@ -7,6 +7,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   dbPath: string;
+  /** Shared store for several instances; when set, it replaces the SQLite file. */
+  redisUrl: string | undefined;
   token: string | undefined;
   defaultTarget: Target | undefined;
   locale: "en" | "de";
@@ -95,6 +97,11 @@ export function loadConfig(
     problems.push(`ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "${textWebhookUrl}".`);
   }
 
+  const redisUrl = value("ASK_USER_REDIS_URL");
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    problems.push(`ASK_USER_REDIS_URL must be a redis:// or rediss:// URL, not "${redisUrl}".`);
+  }
+
   const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
@@ -104,6 +111,7 @@ export function loadConfig(
     host,
     port,
     dbPath: value("ASK_USER_DB") ?? ".ask-user/ask-user.db",
+    redisUrl,
     token,
     defaultTarget,
     locale: locale as "en" | "de",

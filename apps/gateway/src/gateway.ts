@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
-import { type AskUserBroker, type Clock, createAskUser } from "@ask-user/core";
+import { type AskUserBroker, type Clock, createAskUser, type QuestionStore } from "@ask-user/core";
+import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
@@ -50,7 +51,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   );
   const logger = options.logger ?? createLogger(config.logLevel);
 
-  const store = createSqliteStore({ path: config.dbPath });
+  const store = await openStore(config, logger);
   let broker: AskUserBroker | undefined;
   const channels: RunningChannel[] = [];
   try {
@@ -131,4 +132,17 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       return closing;
     },
   };
+}
+
+/** SQLite (one instance, the default) or Redis (several instances sharing questions and answers). */
+async function openStore(config: GatewayConfig, logger: Logger): Promise<QuestionStore> {
+  if (config.redisUrl === undefined) return createSqliteStore({ path: config.dbPath });
+  const store = createRedisStore({ url: config.redisUrl, logger: brokerLogger(logger) });
+  try {
+    await store.ready;
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
 }

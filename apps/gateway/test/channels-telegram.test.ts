@@ -27,7 +27,9 @@ describe("the gateway with Telegram (real grammY against the fake Bot API)", () 
       () => tg.messages(ADA.id).find((m) => m.text.includes("Where should I deploy?")),
       5_000,
     );
-    const buttons = (prompt.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
+    const keyboard = (prompt.reply_markup as { inline_keyboard?: Array<Array<{ text: string }>> } | undefined)
+      ?.inline_keyboard;
+    const buttons = (keyboard ?? []).flat().map((button) => button.text);
     expect(buttons).toEqual(["Staging (Recommended)", "Production", "Other…", "Skip"]);
 
     const ada = tg.user(ADA);

@@ -1,0 +1,1 @@
+export { type RedisServer, startRedisServer } from "./server.ts";
