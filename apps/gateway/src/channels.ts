@@ -1,6 +1,5 @@
 import type { AskUserBroker, Channel } from "@ask-user/core";
 import { createTextChannel } from "@ask-user/core";
-import { runTelegram } from "@ask-user/telegram";
 import type { Logger } from "pino";
 
 /** What a channel app needs from the gateway when it starts. */
@@ -69,8 +68,19 @@ export const telegramPlugin: ChannelPlugin = {
   name: "telegram",
   variables: ["TELEGRAM_BOT_TOKEN"],
   enabled: (env) => Boolean(env.TELEGRAM_BOT_TOKEN?.trim()),
-  start: ({ env, broker, logger }) => runTelegram({ env, broker, logger }),
+  // Loaded on demand: a gateway without Telegram never loads grammY.
+  start: async ({ env, broker, logger }) =>
+    (await import("@ask-user/telegram")).runTelegram({ env, broker, logger }),
+};
+
+/** Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP). */
+export const slackPlugin: ChannelPlugin = {
+  name: "slack",
+  variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"],
+  enabled: (env) => Boolean(env.SLACK_BOT_TOKEN?.trim()),
+  start: async ({ env, broker, logger }) =>
+    (await import("@ask-user/slack")).runSlack({ env, broker, logger }),
 };
 
 /** Every channel the gateway knows. Channel apps add their plugin here as they land. */
-export const CHANNEL_PLUGINS: ChannelPlugin[] = [telegramPlugin, textWebhookPlugin];
+export const CHANNEL_PLUGINS: ChannelPlugin[] = [telegramPlugin, slackPlugin, textWebhookPlugin];

@@ -1,0 +1,70 @@
+/**
+ * Slack limits the renderer stays within, and this app's own deadlines and bounds.
+ * Source: Slack's Block Kit reference and /work/shared/PLATFORMS.md.
+ */
+
+/** Button `text` (plain_text). Option labels are at most 64 characters, so they always fit. */
+export const BUTTON_TEXT_MAX_CHARS = 75;
+
+/** `action_id` and button `value`; core's action codec needs at most 22. */
+export const ACTION_ID_MAX_CHARS = 255;
+export const BUTTON_VALUE_MAX_CHARS = 2000;
+
+/** Elements of one actions block (options ≤ 4, plus Other… and Skip). */
+export const ACTIONS_ELEMENTS_MAX = 25;
+
+/** Blocks in one message. */
+export const MESSAGE_BLOCKS_MAX = 50;
+
+/** `text` of a section block, and of one context element. */
+export const SECTION_TEXT_MAX_CHARS = 3000;
+export const CONTEXT_TEXT_MAX_CHARS = 3000;
+
+/** Modal `title`, `submit` and `close`. */
+export const MODAL_TITLE_MAX_CHARS = 24;
+export const MODAL_BUTTON_MAX_CHARS = 24;
+
+/** Modal `private_metadata`, and the free-text input's `max_length`. */
+export const PRIVATE_METADATA_MAX_CHARS = 3000;
+export const PLAIN_TEXT_INPUT_MAX_CHARS = 3000;
+
+/** Slack's `text` field limit (longer text is truncated by Slack). */
+export const MESSAGE_TEXT_MAX_CHARS = 40_000;
+
+/** Every request must be acknowledged within this long, or Slack shows the user an error. */
+export const ACK_DEADLINE_MS = 3000;
+
+/**
+ * How long a modal submission may wait for the broker before it is acknowledged anyway (the outcome
+ * is then shown as an ephemeral message).
+ */
+export const ACK_BUDGET_MS = 2000;
+
+/** How long a `users.info` lookup may hold up a tap before it goes on without locale and name. */
+export const USER_LOOKUP_BUDGET_MS = 800;
+
+/** The same for a modal submission, which must be acked with its outcome (the person is usually cached). */
+export const SUBMISSION_LOOKUP_BUDGET_MS = 300;
+
+/** `users.info` results (locale, display name) are kept this long, for at most this many users. */
+export const USER_CACHE_TTL_MS = 60 * 60 * 1000;
+export const USER_CACHE_MAX = 1000;
+
+/** Event ids remembered to drop Slack's retries of an event already handled. */
+export const SEEN_EVENTS_MAX = 1024;
+
+/** `conversations.open` results (user id → DM channel id) kept at most. */
+export const DM_CACHE_MAX = 1000;
+
+/**
+ * The WebClient retry policy of the standalone runner: a `ratelimited` (429) answer is retried after
+ * its `Retry-After`, at most 3 times and not past one minute (the SDK default retries 10 times over
+ * about 30 minutes).
+ */
+export const SLACK_RETRY_POLICY = {
+  retries: 3,
+  factor: 2,
+  minTimeout: 500,
+  maxTimeout: 5000,
+  maxRetryTime: 60_000,
+} as const;

@@ -1,0 +1,219 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { type MainIo, main, readSlackEnv, runSlack } from "../src/index.ts";
+import { ALICE, actions, CHANNEL, fakeSlack, recordingLogger, waitForText } from "./harness.ts";
+
+const EXAMPLE = fileURLToPath(new URL("../../../examples/deploy-target.json", import.meta.url));
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDb(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ask-user-slack-"));
+  dirs.push(dir);
+  return join(dir, "slack.db");
+}
+
+function io(stdin = ""): MainIo & { output: string[]; errors: string[] } {
+  const output: string[] = [];
+  const errors: string[] = [];
+  return {
+    output,
+    errors,
+    out: (text) => output.push(text),
+    err: (text) => errors.push(text),
+    stdin: async () => stdin,
+  };
+}
+
+describe("readSlackEnv", () => {
+  it("needs the bot token and one of the app token or the signing secret", () => {
+    expect(() => readSlackEnv({})).toThrow("SLACK_BOT_TOKEN is required");
+    expect(() => readSlackEnv({ SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(
+      /SLACK_APP_TOKEN .* or SLACK_SIGNING_SECRET/,
+    );
+    expect(() =>
+      readSlackEnv({ SLACK_BOT_TOKEN: "x", SLACK_SIGNING_SECRET: "s", SLACK_PORT: "http" }),
+    ).toThrow("SLACK_PORT must be a port number.");
+  });
+
+  it("prefers Socket Mode and defaults the HTTP port to 3000", () => {
+    expect(readSlackEnv({ SLACK_BOT_TOKEN: "b", SLACK_APP_TOKEN: "a", SLACK_SIGNING_SECRET: "s" })).toEqual({
+      botToken: "b",
+      appToken: "a",
+      port: 3000,
+      host: "127.0.0.1",
+    });
+    expect(
+      readSlackEnv({ SLACK_BOT_TOKEN: "b", SLACK_SIGNING_SECRET: "s", SLACK_API_URL: "http://x/api" }),
+    ).toEqual({
+      botToken: "b",
+      signingSecret: "s",
+      port: 3000,
+      host: "127.0.0.1",
+      apiUrl: "http://x/api/",
+    });
+  });
+});
+
+describe("runSlack", () => {
+  it("starts in Socket Mode from the environment, checks the token, and never shows it", async () => {
+    const slack = await fakeSlack();
+    let broker: AskUserBroker | undefined;
+    const running = await runSlack({
+      env: { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl },
+      broker: () => broker as AskUserBroker,
+      logger: recordingLogger(),
+    });
+    try {
+      broker = createAskUser({ store: createMemoryStore(), channels: [running.channel] });
+      expect(running.describe).toBe("slack (@ask_user_bot, Socket Mode)");
+      expect(slack.socketConnections()).toBe(1);
+      const record = await broker.create(
+        {
+          questions: [
+            { id: "q", header: "Q", question: "Go?", options: [{ label: "Yes" }, { label: "No" }] },
+          ],
+        },
+        { target: { channel: "slack", conversation: CHANNEL } },
+      );
+      const ts = record.deliveries[0]?.messageId ?? "";
+      await slack.user(ALICE).press(CHANNEL, ts, "No");
+      expect(await broker.wait(record.id)).toEqual({
+        status: "answered",
+        answers: { answers: { q: ["No"] } },
+      });
+      await waitForText(slack, CHANNEL, ts, "✅ Q: No — @alice");
+    } finally {
+      await broker?.close();
+      await running.stop();
+    }
+    expect(slack.calls[0]?.method).toBe("auth.test");
+    expect(slack.calls.filter((c) => c.method === "auth.test")).toHaveLength(1);
+  });
+
+  it("starts in HTTP mode on SLACK_PORT", async () => {
+    const slack = await fakeSlack();
+    const running = await runSlack({
+      env: {
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_SIGNING_SECRET: slack.signingSecret,
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_PORT: "0",
+        SLACK_HOST: "127.0.0.1",
+      },
+      broker: () => {
+        throw new Error("unused");
+      },
+    });
+    try {
+      const port = /HTTP on :(\d+)\/slack\/events/.exec(running.describe)?.[1];
+      expect(Number(port)).toBeGreaterThan(0);
+      slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+      expect((await slack.deliverHttp({ type: "url_verification", challenge: "c" })).body).toEqual({
+        challenge: "c",
+      });
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("refuses a bad bot token before starting", async () => {
+    const slack = await fakeSlack();
+    await expect(
+      runSlack({
+        env: { SLACK_BOT_TOKEN: "xoxb-wrong", SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl },
+        broker: () => {
+          throw new Error("unused");
+        },
+      }),
+    ).rejects.toThrow(/invalid_auth/);
+    expect(slack.socketConnections()).toBe(0);
+  });
+});
+
+describe("the standalone runner", () => {
+  it("asks the file's question in Slack alone and prints the answer (exit 0)", async () => {
+    const slack = await fakeSlack();
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      ASK_USER_DB: await tempDb(),
+    };
+    const streams = io();
+    const running = main(["--target", CHANNEL, "--creator", ALICE.id, EXAMPLE], env, streams);
+    const prompt = await slack.waitUntil(
+      () => slack.messages(CHANNEL).find((m) => actions(m).length > 0),
+      5000,
+    );
+    await slack.user(ALICE).press(CHANNEL, prompt.ts, "Production");
+    expect(await running).toBe(0);
+    expect(JSON.parse(streams.output.join(""))).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    expect(slack.message(CHANNEL, prompt.ts)?.text).toBe("✅ Deploy: Production — @alice");
+    expect(streams.errors).toEqual(["slack (@ask_user_bot, Socket Mode) is waiting for an answer\n"]);
+  });
+
+  it("exits 3 when the question is skipped, reading the input from stdin (HTTP mode)", async () => {
+    const slack = await fakeSlack();
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: slack.signingSecret,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_PORT: "0",
+      ASK_USER_DB: await tempDb(),
+    };
+    const input = {
+      questions: [{ id: "q", header: "Q", question: "Go?", options: [{ label: "Yes" }, { label: "No" }] }],
+    };
+    const streams = io(JSON.stringify(input));
+    const running = main(["--target", ALICE.id, "-"], env, streams);
+    const port = await slack.waitUntil(
+      () => /HTTP on :(\d+)\/slack\/events/.exec(streams.errors.join(""))?.[1],
+      5000,
+    );
+    slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+    const dm = slack.dmOf(ALICE.id);
+    const prompt = await slack.waitUntil(() => slack.messages(dm)[0], 5000);
+    await slack.user(ALICE).press(dm, prompt.ts, "Skip");
+    expect(await running).toBe(3);
+    expect(JSON.parse(streams.output.join(""))).toEqual({ status: "no_answer", reason: "skipped" });
+    expect(slack.message(dm, prompt.ts)?.text).toBe("⏭ Skipped — @alice");
+  });
+
+  it("cancels the question on Ctrl-C and exits 130", async () => {
+    const slack = await fakeSlack();
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      ASK_USER_DB: await tempDb(),
+    };
+    const streams = io();
+    const controller = new AbortController();
+    const running = main(["--target", CHANNEL, EXAMPLE], env, { ...streams, signal: controller.signal });
+    const prompt = await slack.waitUntil(() => slack.messages(CHANNEL)[0], 5000);
+    controller.abort();
+    expect(await running).toBe(130);
+    expect(JSON.parse(streams.output.join(""))).toEqual({ status: "no_answer", reason: "cancelled" });
+    expect(slack.message(CHANNEL, prompt.ts)?.text).toBe("✖ Cancelled");
+  });
+
+  it("exits 2 on bad usage or bad input", async () => {
+    const usage = io();
+    expect(await main([], {}, usage)).toBe(2);
+    expect(usage.errors.join("")).toContain("usage:");
+    const bad = io("{ not json");
+    expect(await main(["--target", CHANNEL, "-"], {}, bad)).toBe(2);
+    expect(bad.errors.join("")).toContain("Cannot read stdin");
+  });
+});

@@ -1,0 +1,201 @@
+/** The fake's in-memory workspace: messages, ephemerals, modals, triggers, users, and change signals. */
+import { DEFAULT_WAIT_MS, WAIT_POLL_MS } from "./limits.ts";
+import type {
+  ApiCall,
+  Delivery,
+  Failure,
+  FakeEphemeral,
+  FakeSlackMessage,
+  FakeView,
+  ResponseUrlPost,
+  SlackUserInit,
+} from "./types.ts";
+
+/** The app the fake workspace has installed: its bot user and tokens. */
+export interface InstalledApp {
+  botToken: string;
+  appToken: string;
+  signingSecret: string;
+  appId: string;
+  botId: string;
+  botUserId: string;
+  botName: string;
+}
+
+/** An issued `trigger_id`. */
+export interface Trigger {
+  user: string;
+  issuedAt: number;
+  exchanged: boolean;
+}
+
+/** An issued `response_url`. */
+export interface ResponseUrl {
+  channel: string;
+  user: string;
+  /** The message the interaction came from. */
+  messageTs?: string;
+  issuedAt: number;
+  uses: number;
+}
+
+/** The Socket Mode side, as the transports see it (implemented in socket.ts). */
+export interface SocketLink {
+  /** True while an app holds an open Socket Mode connection. */
+  isOpen(): boolean;
+  /** Sends an envelope to the newest connection and resolves with the app's ack (or a timeout). */
+  send(type: "events_api" | "interactive", payload: Record<string, unknown>): Promise<Delivery>;
+}
+
+/** Everything the fake knows. Mutated by the method handlers, the user helpers and the transports. */
+export interface State {
+  app: InstalledApp;
+  team: { id: string; domain: string };
+  now: () => number;
+  /** `http://127.0.0.1:PORT`, set once the server listens. */
+  origin: string;
+  calls: ApiCall[];
+  deliveries: Delivery[];
+  responses: ResponseUrlPost[];
+  /** Per conversation: messages by ts, in posting order. */
+  messages: Map<string, Map<string, FakeSlackMessage>>;
+  ephemerals: FakeEphemeral[];
+  views: Map<string, FakeView>;
+  triggers: Map<string, Trigger>;
+  responseUrls: Map<string, ResponseUrl>;
+  users: Map<string, SlackUserInit>;
+  /** DM conversation id by user id. */
+  dms: Map<string, string>;
+  failures: Map<string, Failure[]>;
+  /** Where HTTP-mode deliveries go (Bolt's `/slack/events`). */
+  requestUrl: string | undefined;
+  /** Socket Mode connections; preferred over `requestUrl` while one is open. */
+  socket: SocketLink | undefined;
+  /** Also deliver the app's own posts to it as `message` events, as Slack does. */
+  echoBotMessages: boolean;
+  seq: number;
+  closed: boolean;
+  listeners: Set<() => void>;
+}
+
+/** Creates an empty workspace with one installed app. */
+export function createState(app: InstalledApp, now: () => number, echoBotMessages: boolean): State {
+  return {
+    app,
+    team: { id: "T0FAKE", domain: "fake-workspace" },
+    now,
+    origin: "",
+    calls: [],
+    deliveries: [],
+    responses: [],
+    messages: new Map(),
+    ephemerals: [],
+    views: new Map(),
+    triggers: new Map(),
+    responseUrls: new Map(),
+    users: new Map(),
+    dms: new Map(),
+    failures: new Map(),
+    requestUrl: undefined,
+    socket: undefined,
+    echoBotMessages,
+    seq: 0,
+    closed: false,
+    listeners: new Set(),
+  };
+}
+
+/** Tells every waiter that something changed. */
+export function notify(state: State): void {
+  for (const listener of [...state.listeners]) listener();
+}
+
+/** A fresh, strictly increasing message timestamp (`1712345678.000042`). */
+export function nextTs(state: State): string {
+  state.seq += 1;
+  return `${Math.floor(state.now() / 1000)}.${String(state.seq).padStart(6, "0")}`;
+}
+
+/** A fresh id with a Slack-like prefix (`V`, `E`, …). */
+export function nextId(state: State, prefix: string): string {
+  state.seq += 1;
+  return `${prefix}0${state.seq.toString(36).toUpperCase().padStart(8, "0")}`;
+}
+
+/** The id the DM conversation of a user with the app has (`U0ALICE` → `D0ALICE`). */
+export function dmId(userId: string): string {
+  return `D${userId.slice(1)}`;
+}
+
+/** Opens (if needed) the DM conversation of a user with the app and returns its id. */
+export function dmFor(state: State, userId: string): string {
+  const known = state.dms.get(userId);
+  if (known) return known;
+  const id = dmId(userId);
+  state.dms.set(userId, id);
+  return id;
+}
+
+/** The Events API `channel_type` of a conversation id. */
+export function channelType(channel: string): "channel" | "group" | "im" | "mpim" {
+  if (channel.startsWith("D")) return "im";
+  if (channel.startsWith("G")) return "group";
+  return "channel";
+}
+
+/** Stores a message (new or replaced) and signals waiters. */
+export function storeMessage(state: State, message: FakeSlackMessage): void {
+  let conversation = state.messages.get(message.channel);
+  if (!conversation) {
+    conversation = new Map();
+    state.messages.set(message.channel, conversation);
+  }
+  conversation.set(message.ts, message);
+  notify(state);
+}
+
+/** A message as it stands now, if it exists. */
+export function findMessage(state: State, channel: string, ts: string): FakeSlackMessage | undefined {
+  return state.messages.get(channel)?.get(ts);
+}
+
+/**
+ * Resolves with the first truthy value of `check`, re-evaluated on every change of the state and every
+ * {@link WAIT_POLL_MS}. Rejects after `timeoutMs`, or at once when the fake closes.
+ */
+export function waitUntil<T>(
+  state: State,
+  check: () => T | undefined | null | false,
+  timeoutMs: number = DEFAULT_WAIT_MS,
+  what = "a condition",
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Timeout | undefined;
+    const finish = (error: Error | undefined, value?: T) => {
+      state.listeners.delete(listener);
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (error) reject(error);
+      else resolve(value as T);
+    };
+    const listener = () => {
+      let value: T | undefined | null | false;
+      try {
+        value = check();
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (value) finish(undefined, value);
+      else if (state.closed) finish(new Error(`fake Slack closed while waiting for ${what}`));
+    };
+    state.listeners.add(listener);
+    timer = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
+    poll = setInterval(listener, WAIT_POLL_MS);
+    listener();
+  });
+}

@@ -1,0 +1,267 @@
+/** Fake users: they write messages, tap buttons and submit modals, which the fake hands to the app. */
+import { randomBytes, randomUUID } from "node:crypto";
+import { messageObject } from "./messages.ts";
+import { isObject } from "./params.ts";
+import { channelType, dmId, findMessage, nextTs, type State, storeMessage, waitUntil } from "./state.ts";
+import { deliver, eventCallback } from "./transport.ts";
+import type {
+  Delivery,
+  FakeEphemeral,
+  FakeSlackMessage,
+  FakeView,
+  Interaction,
+  SentMessage,
+  SlackBlock,
+  SlackUserInit,
+} from "./types.ts";
+
+/** Options of {@link FakeSlackUser.say}. */
+export interface SayOptions {
+  /** Reply in the thread of this message (its root, if it is itself a reply). */
+  threadTs?: string;
+}
+
+/** Options of {@link FakeSlackUser.click}. */
+export interface ClickOptions {
+  /**
+   * Click even if the message has no such button (a stale message on the user's screen). By default a
+   * click on a button that is not there throws: no user could do it.
+   */
+  stale?: boolean;
+}
+
+/** A person in the fake workspace, driving the app under test. */
+export interface FakeSlackUser {
+  readonly id: string;
+  readonly info: SlackUserInit;
+  /** The user's DM conversation with the app (`D…`). */
+  readonly dm: string;
+  /** Writes a message (a `message` event); in a thread with `threadTs`. Resolves once the app acked it. */
+  say(channel: string, text: string, options?: SayOptions): Promise<SentMessage>;
+  /** Clicks the button labelled `buttonText` (a `block_actions` request). */
+  press(channel: string, ts: string, buttonText: string): Promise<Interaction>;
+  /** Clicks the button with this `action_id`. */
+  click(channel: string, ts: string, actionId: string, options?: ClickOptions): Promise<Interaction>;
+  /**
+   * Submits an open modal (a `view_submission`): a string fills its only text input, an object fills
+   * inputs by `action_id`. Like Slack's client, refuses to send an empty required input or text over
+   * `max_length`. The view's `errors`/`open` follow the app's answer.
+   */
+  submit(viewId: string, values: string | Record<string, string>): Promise<Delivery>;
+  /** The ephemeral messages this user got, oldest first. */
+  ephemerals(): FakeEphemeral[];
+  /** The first ephemeral (past or future) matching `check`; rejects after `timeoutMs`. */
+  waitForEphemeral(check?: (e: FakeEphemeral) => boolean, timeoutMs?: number): Promise<FakeEphemeral>;
+  /** The newest open modal of this user, once there is one; rejects after `timeoutMs`. */
+  waitForView(timeoutMs?: number): Promise<FakeView>;
+}
+
+interface Button {
+  block_id: string;
+  element: Record<string, unknown>;
+}
+
+function buttons(message: FakeSlackMessage): Button[] {
+  const out: Button[] = [];
+  for (const block of message.blocks) {
+    const blockId = typeof block.block_id === "string" ? block.block_id : "";
+    const elements =
+      block.type === "actions" && Array.isArray(block.elements) ? block.elements : [block.accessory];
+    for (const element of elements) {
+      if (isObject(element) && element.type === "button") out.push({ block_id: blockId, element });
+    }
+  }
+  return out;
+}
+
+function buttonText(element: Record<string, unknown>): string {
+  return isObject(element.text) && typeof element.text.text === "string" ? element.text.text : "";
+}
+
+function inputValues(view: Record<string, unknown>, values: string | Record<string, string>) {
+  const state: Record<string, Record<string, { type: string; value: string | null }>> = {};
+  const blocks = Array.isArray(view.blocks) ? (view.blocks as SlackBlock[]) : [];
+  const inputs = blocks.filter((b) => b.type === "input" && isObject(b.element));
+  if (typeof values === "string" && inputs.length !== 1) {
+    throw new Error(`fake Slack: the modal has ${inputs.length} inputs; pass values by action_id`);
+  }
+  for (const block of inputs) {
+    const element = block.element as Record<string, unknown>;
+    const actionId = String(element.action_id ?? "");
+    const blockId = String(block.block_id ?? "");
+    const value = typeof values === "string" ? values : (values[actionId] ?? "");
+    if (value === "" && block.optional !== true) {
+      throw new Error(
+        `fake Slack: Slack's client would not submit: the required input "${actionId}" is empty`,
+      );
+    }
+    if (typeof element.max_length === "number" && value.length > element.max_length) {
+      throw new Error(`fake Slack: Slack's client would not submit: "${actionId}" is over max_length`);
+    }
+    state[blockId] = {
+      ...state[blockId],
+      [actionId]: { type: String(element.type), value: value === "" ? null : value },
+    };
+  }
+  return state;
+}
+
+/** Creates a {@link FakeSlackUser} acting in `state` (already registered in `state.users`). */
+export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlackUser {
+  const userObject = { id: info.id, username: info.name, name: info.name, team_id: state.team.id };
+  const dm = dmId(info.id);
+
+  const issueTrigger = () => {
+    const triggerId = `${Date.now()}.${state.seq + 1}.${randomBytes(16).toString("hex")}`;
+    state.triggers.set(triggerId, { user: info.id, issuedAt: state.now(), exchanged: false });
+    return triggerId;
+  };
+
+  const click = async (channel: string, ts: string, actionId: string, options: ClickOptions = {}) => {
+    const message = findMessage(state, channel, ts);
+    if (!message) throw new Error(`fake Slack: no message ${ts} in ${channel}`);
+    const found = buttons(message).find((b) => b.element.action_id === actionId);
+    if (!found && !options.stale) {
+      throw new Error(`fake Slack: message ${ts} in ${channel} has no button with action_id "${actionId}"`);
+    }
+    const triggerId = issueTrigger();
+    const responseId = randomUUID();
+    state.responseUrls.set(responseId, {
+      channel,
+      user: info.id,
+      messageTs: ts,
+      issuedAt: state.now(),
+      uses: 0,
+    });
+    const element = found?.element ?? {
+      type: "button",
+      action_id: actionId,
+      text: { type: "plain_text", text: "?" },
+    };
+    const action: Record<string, unknown> = {
+      action_id: actionId,
+      block_id: found?.block_id ?? "stale",
+      text: element.text,
+      type: "button",
+      action_ts: `${Math.floor(state.now() / 1000)}.${randomBytes(3).toString("hex")}`,
+    };
+    if (element.value !== undefined) action.value = element.value;
+    const container: Record<string, unknown> = {
+      type: "message",
+      message_ts: ts,
+      channel_id: channel,
+      is_ephemeral: false,
+    };
+    if (message.thread_ts !== undefined) container.thread_ts = message.thread_ts;
+    const body = {
+      type: "block_actions",
+      user: userObject,
+      api_app_id: state.app.appId,
+      token: "fake-verification-token",
+      container,
+      trigger_id: triggerId,
+      team: { ...state.team },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: {
+        id: channel,
+        name: channelType(channel) === "im" ? "directmessage" : `chan-${channel.toLowerCase()}`,
+      },
+      message: messageObject(state, message),
+      state: { values: {} },
+      response_url: `${state.origin}/response/${responseId}`,
+      actions: [action],
+    };
+    return { ...(await deliver(state, body)), triggerId };
+  };
+
+  return {
+    id: info.id,
+    info,
+    dm,
+    async say(channel, text, options = {}) {
+      const ts = nextTs(state);
+      const message: FakeSlackMessage = { channel, ts, user: info.id, text, blocks: [], edits: 0 };
+      if (info.bot_id !== undefined) message.bot_id = info.bot_id;
+      const event: Record<string, unknown> = {
+        type: "message",
+        channel,
+        user: info.id,
+        text,
+        ts,
+        event_ts: ts,
+        channel_type: channelType(channel),
+        team: state.team.id,
+      };
+      if (info.bot_id === undefined) event.client_msg_id = randomUUID();
+      else event.bot_id = info.bot_id;
+      if (options.threadTs !== undefined) {
+        const parent = findMessage(state, channel, options.threadTs);
+        if (!parent) throw new Error(`fake Slack: no message ${options.threadTs} in ${channel} to reply to`);
+        message.thread_ts = parent.thread_ts ?? parent.ts;
+        event.thread_ts = message.thread_ts;
+        event.parent_user_id = parent.user;
+      }
+      storeMessage(state, message);
+      const delivery = await deliver(state, eventCallback(state, event));
+      return { message: structuredClone(message), delivery };
+    },
+    async press(channel, ts, text) {
+      const message = findMessage(state, channel, ts);
+      if (!message) throw new Error(`fake Slack: no message ${ts} in ${channel}`);
+      const found = buttons(message).find((b) => buttonText(b.element) === text);
+      if (!found) throw new Error(`fake Slack: message ${ts} in ${channel} has no button "${text}"`);
+      return click(channel, ts, String(found.element.action_id ?? ""));
+    },
+    click,
+    async submit(viewId, values) {
+      const view = state.views.get(viewId);
+      if (!view?.open) throw new Error(`fake Slack: no open view ${viewId}`);
+      if (view.user !== info.id) throw new Error(`fake Slack: view ${viewId} is not open for ${info.id}`);
+      const submitted = { ...structuredClone(view.view), state: { values: inputValues(view.view, values) } };
+      const body = {
+        type: "view_submission",
+        team: { ...state.team },
+        user: userObject,
+        api_app_id: state.app.appId,
+        token: "fake-verification-token",
+        trigger_id: issueTrigger(),
+        view: submitted,
+        response_urls: [],
+        is_enterprise_install: false,
+        enterprise: null,
+      };
+      const delivery = await deliver(state, body);
+      const answer = isObject(delivery.body) ? delivery.body : {};
+      if (delivery.status !== 200) return delivery;
+      if (answer.response_action === "errors" && isObject(answer.errors)) {
+        view.errors = Object.fromEntries(Object.entries(answer.errors).map(([k, v]) => [k, String(v)]));
+      } else if (answer.response_action === "update" && isObject(answer.view)) {
+        view.view = { ...view.view, ...answer.view, id: view.id };
+        delete view.errors;
+      } else if (answer.response_action !== "push") {
+        view.open = false;
+        delete view.errors;
+      }
+      view.view.state = submitted.state;
+      return delivery;
+    },
+    ephemerals: () => state.ephemerals.filter((e) => e.user === info.id).map((e) => structuredClone(e)),
+    waitForEphemeral(check = () => true, timeoutMs) {
+      return waitUntil(
+        state,
+        () => state.ephemerals.find((e) => e.user === info.id && check(e)),
+        timeoutMs,
+        `an ephemeral message for ${info.id}`,
+      );
+    },
+    waitForView(timeoutMs) {
+      return waitUntil(
+        state,
+        () => [...state.views.values()].reverse().find((v) => v.user === info.id && v.open),
+        timeoutMs,
+        `an open modal for ${info.id}`,
+      );
+    },
+  };
+}
