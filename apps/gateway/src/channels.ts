@@ -82,5 +82,19 @@ export const slackPlugin: ChannelPlugin = {
     (await import("@ask-user/slack")).runSlack({ env, broker, logger }),
 };
 
+/** Discord (discord.js): `DISCORD_BOT_TOKEN`, optional `DISCORD_API_URL`. */
+export const discordPlugin: ChannelPlugin = {
+  name: "discord",
+  variables: ["DISCORD_BOT_TOKEN"],
+  enabled: (env) => Boolean(env.DISCORD_BOT_TOKEN?.trim()),
+  start: async ({ env, broker, logger }) =>
+    (await import("@ask-user/discord")).runDiscord({ env, broker, logger }),
+};
+
 /** Every channel the gateway knows. Channel apps add their plugin here as they land. */
-export const CHANNEL_PLUGINS: ChannelPlugin[] = [telegramPlugin, slackPlugin, textWebhookPlugin];
+export const CHANNEL_PLUGINS: ChannelPlugin[] = [
+  telegramPlugin,
+  discordPlugin,
+  slackPlugin,
+  textWebhookPlugin,
+];

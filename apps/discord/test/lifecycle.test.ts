@@ -1,0 +1,222 @@
+import { createAskUser, createMemoryStore } from "@ask-user/core";
+import { createFakeClock } from "@ask-user/core/testing";
+import { Client, Events, GatewayIntentBits, Partials } from "discord.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDiscordChannel } from "../src/index.ts";
+import {
+  ALICE,
+  buttonRows,
+  closeWorld,
+  createWorld,
+  DEPLOY,
+  promptIn,
+  setup,
+  type World,
+} from "./harness.ts";
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(() => closeWorld(world));
+
+const alice = { channel: "discord", userId: ALICE.id, displayName: "@alice" };
+
+describe("after resolution elsewhere", () => {
+  it("edits the message to ⌛ Expired when the deadline passes, and refuses a late tap", async () => {
+    const clock = createFakeClock(Date.now());
+    const { broker, channelId } = await setup(world, { clock });
+    const record = await broker.create(
+      { ...DEPLOY, timeoutSeconds: 60 },
+      {
+        target: { channel: "discord", conversation: channelId },
+        creator: alice,
+      },
+    );
+    const prompt = await promptIn(world, channelId);
+
+    await clock.advance(60_000);
+    await broker.idle();
+
+    expect(await broker.wait(record.id)).toEqual({ status: "no_answer", reason: "expired" });
+    expect(world.discord.message(channelId, prompt.id)).toMatchObject({
+      content: "⌛ Expired",
+      components: [],
+    });
+    const late = world.discord.user(ALICE).click(channelId, prompt.id, "Production", { stale: true });
+    const response = await world.discord.waitForResponse(late);
+    expect(response.data?.content).toMatch(/^This question expired at \d\d:\d\d UTC\.$/);
+    expect(response.data?.flags).toBe(64);
+  });
+
+  it("edits the message to ✖ Cancelled when the run is aborted", async () => {
+    const { broker, channelId } = await setup(world);
+    const controller = new AbortController();
+    const asked = broker.ask(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      signal: controller.signal,
+    });
+    const prompt = await promptIn(world, channelId);
+
+    controller.abort();
+
+    expect(await asked).toEqual({ status: "no_answer", reason: "cancelled" });
+    await world.discord.waitUntil(
+      () => world.discord.message(channelId, prompt.id)?.content === "✖ Cancelled",
+    );
+    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+  });
+
+  it("edits the message when the question is answered on an operator surface", async () => {
+    const { broker, channelId } = await setup(world);
+    const record = await broker.create(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+    const prompt = await promptIn(world, channelId);
+
+    await broker.answer(
+      record.id,
+      { deploy_target: ["Production"] },
+      { channel: "web", userId: "op", displayName: "Ops" },
+    );
+
+    await world.discord.waitUntil(
+      () => world.discord.message(channelId, prompt.id)?.content === "✅ Deploy: Production — Ops",
+    );
+    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+  });
+});
+
+describe("a restart", () => {
+  async function login(discord: World["discord"]): Promise<Client> {
+    const client = new Client({
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.DirectMessages,
+        GatewayIntentBits.MessageContent,
+      ],
+      partials: [Partials.Channel],
+      rest: { api: discord.apiUrl },
+    });
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login(discord.token);
+    await ready;
+    return client;
+  }
+
+  it("keeps the buttons working: a tap after the restart resolves the question and edits the message", async () => {
+    const { discord } = world;
+    const store = createMemoryStore();
+    const channelId = discord.guild.channelId;
+    const before = await login(discord);
+    const first = createDiscordChannel({ client: before, broker: () => brokerA });
+    const brokerA = createAskUser({ store, channels: [first.channel] });
+    const record = await brokerA.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator: alice,
+    });
+    await brokerA.close();
+    first.detach();
+    await before.destroy();
+
+    const after = await login(discord);
+    const second = createDiscordChannel({ client: after, broker: () => brokerB });
+    const brokerB = createAskUser({ store, channels: [second.channel] });
+    try {
+      await brokerB.ready;
+      const prompt = discord.message(channelId, record.deliveries[0]?.messageId ?? "");
+      expect(buttonRows(prompt)).toHaveLength(2);
+      const tap = discord.user(ALICE).click(channelId, prompt?.id ?? "", "Production");
+
+      expect(await brokerB.wait(record.id)).toMatchObject({
+        answers: { answers: { deploy_target: ["Production"] } },
+      });
+      expect((await discord.waitForResponse(tap)).type).toBe(7);
+      expect(discord.message(channelId, prompt?.id ?? "")).toMatchObject({
+        content: "✅ Deploy: Production — @alice",
+        components: [],
+      });
+    } finally {
+      await brokerB.close();
+      second.detach();
+      await after.destroy();
+    }
+  });
+
+  it("edits a DM prompt resolved elsewhere while the bot was down", async () => {
+    const { discord } = world;
+    const store = createMemoryStore();
+    const user = { id: "200000000000000005", username: "erin" };
+    discord.user(user);
+    const before = await login(discord);
+    const first = createDiscordChannel({ client: before, broker: () => brokerA });
+    const brokerA = createAskUser({ store, channels: [first.channel] });
+    const record = await brokerA.create(DEPLOY, {
+      target: { channel: "discord", conversation: `user:${user.id}` },
+    });
+    await brokerA.close();
+    first.detach();
+    await before.destroy();
+
+    const after = await login(discord);
+    const second = createDiscordChannel({ client: after, broker: () => brokerB });
+    const brokerB = createAskUser({ store, channels: [second.channel] });
+    try {
+      await brokerB.cancel(record.id);
+      const dm = discord.dmChannelId(user.id) ?? "";
+      await discord.waitUntil(
+        () => discord.message(dm, record.deliveries[0]?.messageId ?? "")?.content === "✖ Cancelled",
+      );
+    } finally {
+      await brokerB.close();
+      second.detach();
+      await after.destroy();
+    }
+  });
+});
+
+describe("platform trouble", () => {
+  it("ends the question undeliverable when Discord refuses the first message", async () => {
+    const { broker, channelId } = await setup(world);
+    world.discord.failNext("createMessage", { status: 403, code: 50001, message: "Missing Access" });
+
+    const result = await broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+
+    expect(result).toEqual({ status: "no_answer", reason: "undeliverable" });
+    const [record] = await broker.list();
+    expect(record?.error).toMatch(/Missing Access/);
+  });
+
+  it("ends the question undeliverable for an unknown channel or a malformed target", async () => {
+    const { broker } = await setup(world);
+    const unknown = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: "399999999999999999" },
+    });
+    const malformed = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: "#general" },
+    });
+    expect(unknown).toMatchObject({
+      status: "undeliverable",
+      error: expect.stringMatching(/Unknown Channel/),
+    });
+    expect(malformed).toMatchObject({
+      status: "undeliverable",
+      error: expect.stringMatching(/user:<user id>/),
+    });
+  });
+
+  it("leaves rate limits to discord.js, which waits and sends", async () => {
+    const { broker, channelId } = await setup(world);
+    world.discord.failNext("createMessage", { status: 429, retryAfter: 0.05 });
+
+    const record = await broker.create(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+
+    expect(record.status).toBe("pending");
+    expect(
+      world.discord.calls
+        .filter((c) => c.route === "createMessage")
+        .slice(-2)
+        .map((c) => c.status),
+    ).toEqual([429, 200]);
+    expect(await promptIn(world, channelId)).toBeDefined();
+  });
+});

@@ -1,0 +1,151 @@
+import { normalizeAskUserInput, renderPromptText } from "@ask-user/core";
+import { sampleRecord } from "@ask-user/core/testing";
+import { describe, expect, it } from "vitest";
+import {
+  deadlineText,
+  escapeMarkdown,
+  parseTarget,
+  renderButtonPrompt,
+  renderButtons,
+  renderNotice,
+  renderOtherModal,
+  renderTextPrompt,
+  shorten,
+} from "../src/index.ts";
+
+const chars = (text: string) => [...text].length;
+
+describe("escapeMarkdown", () => {
+  it.each([
+    [
+      "**bold** _it_ ~~s~~ `code` ||spoiler||",
+      "\\*\\*bold\\*\\* \\_it\\_ \\~\\~s\\~\\~ \\`code\\` \\|\\|spoiler\\|\\|",
+    ],
+    ["[link](https://x.test)", "\\[link\\](https://x.test)"],
+    ["<@123> <#456> <t:1:R>", "\\<@123\\> \\<#456\\> \\<t:1:R\\>"],
+    [
+      "# heading\n> quote\n- item\n-# small\n1. first",
+      "\\# heading\n\\> quote\n\\- item\n\\-# small\n1\\. first",
+    ],
+    ["ping @everyone and @HERE", "ping @\u200beveryone and @\u200bHERE"],
+    ["back\\slash", "back\\\\slash"],
+    ["plain text, 1.5 hours", "plain text, 1.5 hours"],
+  ])("escapes %j", (input, expected) => {
+    expect(escapeMarkdown(input)).toBe(expected);
+  });
+});
+
+describe("shorten", () => {
+  it("keeps short text and cuts long text to the limit with an ellipsis, never inside an emoji", () => {
+    expect(shorten("short", 10)).toBe("short");
+    expect(shorten("abcdefghij", 5)).toBe("abcd…");
+    const cut = shorten("👍🏽👍🏽👍🏽", 5);
+    expect(chars(cut)).toBeLessThanOrEqual(5);
+    expect(cut).toBe("👍🏽👍🏽…");
+    expect(shorten("abc\\*", 5)).toBe("abc\\*");
+    expect(shorten("abc\\*def", 5)).toBe("abc…");
+  });
+});
+
+describe("parseTarget", () => {
+  it.each([
+    ["123456789012345678", { kind: "channel", id: "123456789012345678" }],
+    ["channel:123456789012345678", { kind: "channel", id: "123456789012345678" }],
+    ["<#123456789012345678>", { kind: "channel", id: "123456789012345678" }],
+    ["user:123456789012345678", { kind: "user", id: "123456789012345678" }],
+    ["<@!123456789012345678>", { kind: "user", id: "123456789012345678" }],
+    ["general", undefined],
+    ["user:abc", undefined],
+    ["12", undefined],
+    ["<#123456789012345678", undefined],
+  ])("reads %j", (input, expected) => {
+    expect(parseTarget(input)).toEqual(expected);
+  });
+});
+
+describe("rendering a prompt", () => {
+  const manyOptions = sampleRecord({
+    prompt: {
+      questions: [
+        {
+          id: "pick",
+          header: "Pick",
+          question: "Which one?",
+          multiSelect: false,
+          options: ["A", "B", "C", "D", "E", "F", "G"].map((label) => ({ label: label.repeat(90) })),
+        },
+      ],
+      timeoutSeconds: 900,
+    },
+  });
+
+  it("puts at most five buttons in a row, then Other… and Skip, labels within 80 characters", () => {
+    const rows = renderButtons(manyOptions, "en");
+    expect(rows.map((row) => row.components.length)).toEqual([5, 2, 2]);
+    const labels = rows.flatMap((row) => row.components.map((b) => b.label ?? ""));
+    expect(Math.max(...labels.map(chars))).toBe(80);
+    expect(labels.slice(-2)).toEqual(["Other…", "Skip"]);
+    expect(rows.flatMap((row) => row.components.map((b) => b.custom_id.length)).every((n) => n <= 100)).toBe(
+      true,
+    );
+  });
+
+  it("fits a huge several-question prompt into 2000 characters and keeps the deadline", () => {
+    const prompt = normalizeAskUserInput({
+      questions: [1, 2, 3].map((n) => ({
+        id: `q${n}`,
+        header: `Q${n}`,
+        question: `${"Long question text. ".repeat(49)}?`,
+        multiSelect: true,
+        options: [1, 2, 3, 4].map((o) => ({ label: `Option ${o}`, description: "d".repeat(500) })),
+      })),
+    });
+    const record = sampleRecord({ prompt, expiresAt: 1_800_000_000_000 });
+    const text = renderPromptText(prompt, { locale: "en", expiresAt: record.expiresAt });
+    const content = renderTextPrompt(record, text, { locale: "en" });
+    expect(chars(content)).toBeLessThanOrEqual(2000);
+    expect(content.endsWith(`-# Expires at ${deadlineText(1_800_000_000_000)}.`)).toBe(true);
+    expect(content).toContain("Option 4");
+  });
+
+  it("keeps a button prompt within 2000 characters with the hint line", () => {
+    const record = sampleRecord({
+      prompt: {
+        questions: [
+          {
+            id: "q",
+            header: "H",
+            question: "Q? ".repeat(333),
+            multiSelect: false,
+            options: [1, 2, 3, 4].map((n) => ({ label: `L${n}`, description: "*".repeat(500) })),
+          },
+        ],
+        timeoutSeconds: 900,
+      },
+    });
+    const { content } = renderButtonPrompt(record, { locale: "en", hint: "mention the bot" });
+    expect(chars(content)).toBeLessThanOrEqual(2000);
+    expect(content).toMatch(/\n-# mention the bot$/);
+  });
+
+  it("builds the Other… modal within Discord's limits", () => {
+    const question = {
+      id: "q",
+      header: "Header",
+      question: "A question much longer than forty-five characters, surely?",
+      multiSelect: false,
+      options: [{ label: "A" }, { label: "B" }],
+    };
+    const modal = renderOtherModal("au1.AAAAAAAAAAAAAAAA.o", question, "de");
+    expect(modal.title).toBe("Header");
+    const top = modal.components[0];
+    const input = top && "components" in top ? top.components[0] : undefined;
+    expect(input).toMatchObject({ style: 2, required: true, max_length: 4000, placeholder: "Deine Antwort" });
+    expect(chars(String(input && "label" in input ? input.label : ""))).toBe(45);
+  });
+
+  it("escapes notices and keeps them within 2000 characters", () => {
+    expect(renderNotice("✅ Deploy: **x** — @alice")).toBe("✅ Deploy: \\*\\*x\\*\\* — @alice");
+    expect(chars(renderNotice("a".repeat(5000)))).toBe(2000);
+  });
+});

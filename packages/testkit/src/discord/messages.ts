@@ -1,0 +1,129 @@
+/** Messages: creating, editing and dispatching them (MESSAGE_CREATE / MESSAGE_UPDATE), with Message Content rules. */
+import { unknownMessage } from "./errors.ts";
+import { dispatch } from "./gateway.ts";
+import { INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT } from "./limits.ts";
+import { pingsOf } from "./mentions.ts";
+import { memberJson, userJson } from "./payloads.ts";
+import {
+  apiMessage,
+  findMessage,
+  guildOf,
+  isoNow,
+  notify,
+  rememberButtons,
+  type Session,
+  type State,
+  snowflake,
+  storeMessage,
+} from "./state.ts";
+import type { DcChannel, DcMessage, DcUser, FakeMessage } from "./types.ts";
+import type { MessageBody } from "./validate.ts";
+
+/** What a new message is made of. */
+export interface NewMessage {
+  channel: DcChannel;
+  author: DcUser;
+  body: MessageBody;
+  /** User ids the author's client mentioned (user messages; bot messages compute pings instead). */
+  mentions?: string[];
+  webhookId?: string;
+}
+
+/** Builds a message (not yet stored): reference resolved, pings computed. */
+export function buildMessage(state: State, init: NewMessage): FakeMessage {
+  const { channel, author, body } = init;
+  const guild = guildOf(state, channel);
+  let referenced: FakeMessage | undefined;
+  if (body.message_reference) {
+    referenced = findMessage(
+      state,
+      body.message_reference.channel_id ?? channel.id,
+      body.message_reference.message_id,
+    );
+    if (!referenced && body.message_reference.fail_if_not_exists !== false) throw unknownMessage();
+  }
+  const content = body.content ?? "";
+  const pings = pingsOf(content, body.allowed_mentions, referenced?.author.id);
+  const mentionIds = init.mentions ?? pings.users;
+  const message: FakeMessage = {
+    id: snowflake(state),
+    type: referenced ? 19 : 0,
+    channel_id: channel.id,
+    author: userJson(author),
+    content,
+    timestamp: isoNow(state),
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: pings.everyone,
+    mentions: mentionIds.flatMap((id) => {
+      const known = id === state.bot.id ? state.bot : state.users.get(id)?.user;
+      return known ? [userJson(known)] : [];
+    }),
+    mention_roles: pings.roles,
+    attachments: [],
+    embeds: body.embeds ?? [],
+    pinned: false,
+    flags: body.flags ?? 0,
+    components: structuredClone(body.components ?? []),
+    pings,
+  };
+  if (guild) message.guild_id = guild.id;
+  if (init.webhookId !== undefined) {
+    message.webhook_id = init.webhookId;
+    message.application_id = state.applicationId;
+  }
+  if (body.allowed_mentions !== undefined) message.allowed_mentions = structuredClone(body.allowed_mentions);
+  if (referenced) {
+    message.message_reference = { type: 0, message_id: referenced.id, channel_id: referenced.channel_id };
+    if (referenced.guild_id !== undefined) message.message_reference.guild_id = referenced.guild_id;
+    message.referenced_message = apiMessage(referenced);
+  }
+  return message;
+}
+
+/** The MESSAGE_CREATE / MESSAGE_UPDATE payload for one session, or undefined if its intents exclude it. */
+function forSession(state: State, session: Session, message: FakeMessage): DcMessage | undefined {
+  const channel = state.channels.get(message.channel_id);
+  const dm = channel?.type === 1;
+  const needed = dm ? INTENT_DIRECT_MESSAGES : INTENT_GUILD_MESSAGES;
+  if ((session.intents & needed) === 0) return undefined;
+  const payload = apiMessage(message);
+  payload.channel_type = channel?.type ?? 0;
+  const guild = channel ? guildOf(state, channel) : undefined;
+  if (guild && !message.webhook_id) payload.member = memberJson(state, guild, message.author, false);
+  const readable =
+    dm ||
+    (session.intents & INTENT_MESSAGE_CONTENT) !== 0 ||
+    message.author.id === state.bot.id ||
+    message.mentions.some((user) => user.id === state.bot.id);
+  if (!readable) {
+    payload.content = "";
+    payload.embeds = [];
+    payload.attachments = [];
+    payload.components = [];
+  }
+  return payload;
+}
+
+/** Stores a public message and dispatches MESSAGE_CREATE. */
+export function postMessage(state: State, message: FakeMessage): FakeMessage {
+  storeMessage(state, message);
+  dispatch(state, "MESSAGE_CREATE", (session) => forSession(state, session, message));
+  return message;
+}
+
+/** Applies an edit (content, components, embeds, flags, allowed_mentions) and dispatches MESSAGE_UPDATE. */
+export function applyEdit(state: State, message: FakeMessage, body: MessageBody): FakeMessage {
+  if (body.content !== undefined) message.content = body.content;
+  if (body.components !== undefined) message.components = structuredClone(body.components);
+  if (body.embeds !== undefined) message.embeds = body.embeds;
+  if (body.flags !== undefined) message.flags = body.flags;
+  if (body.allowed_mentions !== undefined) message.allowed_mentions = structuredClone(body.allowed_mentions);
+  message.edited_timestamp = isoNow(state);
+  rememberButtons(state, message);
+  if (message.visible_to === undefined) {
+    dispatch(state, "MESSAGE_UPDATE", (session) => forSession(state, session, message));
+  }
+  notify(state);
+  return message;
+}

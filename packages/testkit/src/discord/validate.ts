@@ -1,0 +1,308 @@
+/** Checks message bodies and modals the way Discord does, collecting every problem as a 50035 form error. */
+import { emptyMessage, type FieldPath, FormErrors } from "./errors.ts";
+import {
+  ACTION_ROWS_MAX,
+  BUTTON_LABEL_MAX_CHARS,
+  CUSTOM_ID_MAX_CHARS,
+  CUSTOM_ID_MIN_CHARS,
+  MESSAGE_CONTENT_MAX_CHARS,
+  MODAL_COMPONENTS_MAX,
+  MODAL_COMPONENTS_MIN,
+  MODAL_TITLE_MAX_CHARS,
+  ROW_COMPONENTS_MAX,
+  ROW_COMPONENTS_MIN,
+  TEXT_INPUT_LABEL_MAX_CHARS,
+  TEXT_INPUT_PLACEHOLDER_MAX_CHARS,
+  TEXT_INPUT_VALUE_MAX_CHARS,
+} from "./limits.ts";
+import type { DcComponent, DcModal } from "./types.ts";
+
+/** `allowed_mentions` as Discord reads it. */
+export interface AllowedMentions {
+  parse?: string[];
+  users?: string[];
+  roles?: string[];
+  replied_user?: boolean;
+}
+
+/** The message fields the fake understands. */
+export interface MessageBody {
+  content?: string;
+  components?: DcComponent[];
+  embeds?: unknown[];
+  flags?: number;
+  allowed_mentions?: AllowedMentions;
+  message_reference?: { message_id: string; channel_id?: string; fail_if_not_exists?: boolean };
+}
+
+const BUTTON = 2;
+const ROW = 1;
+const TEXT_INPUT = 4;
+const LABEL = 18;
+const TEXT_DISPLAY = 10;
+const LINK_STYLE = 5;
+const PREMIUM_STYLE = 6;
+const SELECTS = new Set([3, 5, 6, 7, 8]);
+const PARSE_TYPES = new Set(["users", "roles", "everyone"]);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function customId(errors: FormErrors, path: FieldPath, value: unknown, seen: Set<string>): void {
+  errors.length([...path, "custom_id"], value, CUSTOM_ID_MIN_CHARS, CUSTOM_ID_MAX_CHARS);
+  if (typeof value !== "string") return;
+  if (seen.has(value))
+    errors.add(
+      [...path, "custom_id"],
+      "COMPONENT_CUSTOM_ID_DUPLICATED",
+      "Component custom id cannot be duplicated",
+    );
+  seen.add(value);
+}
+
+function button(errors: FormErrors, path: FieldPath, c: DcComponent, seen: Set<string>): void {
+  const style = c.style;
+  if (typeof style !== "number" || !Number.isInteger(style) || style < 1 || style > 6) {
+    errors.add([...path, "style"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.");
+  }
+  if (c.label !== undefined) errors.length([...path, "label"], c.label, 0, BUTTON_LABEL_MAX_CHARS);
+  if (style === LINK_STYLE) {
+    if (typeof c.url !== "string")
+      errors.add([...path, "url"], "BUTTON_COMPONENT_URL_REQUIRED", "A url is required");
+    if (c.custom_id !== undefined)
+      errors.add([...path, "custom_id"], "BUTTON_COMPONENT_INVALID_ATTRIBUTE", "A custom id is not allowed");
+  } else if (style !== PREMIUM_STYLE) {
+    if (c.custom_id === undefined)
+      errors.add([...path, "custom_id"], "BUTTON_COMPONENT_CUSTOM_ID_REQUIRED", "A custom id is required");
+    else customId(errors, path, c.custom_id, seen);
+  }
+}
+
+/** Checks message `components`: ≤ 5 action rows, 1–5 buttons each (or one select), ids and labels. */
+export function checkComponents(errors: FormErrors, path: FieldPath, value: unknown): DcComponent[] {
+  if (!Array.isArray(value)) {
+    errors.add(path, "BASE_TYPE_ARRAY", "Value must be an array.");
+    return [];
+  }
+  if (value.length > ACTION_ROWS_MAX)
+    errors.add(path, "BASE_TYPE_MAX_LENGTH", `Must be ${ACTION_ROWS_MAX} or fewer in length.`);
+  const seen = new Set<string>();
+  value.forEach((row: unknown, r) => {
+    const rowPath = [...path, r];
+    if (!isObject(row) || row.type !== ROW) {
+      errors.add([...rowPath, "type"], "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).');
+      return;
+    }
+    const children = row.components;
+    if (
+      !Array.isArray(children) ||
+      children.length < ROW_COMPONENTS_MIN ||
+      children.length > ROW_COMPONENTS_MAX
+    ) {
+      errors.add(
+        [...rowPath, "components"],
+        "BASE_TYPE_BAD_LENGTH",
+        `Must be between ${ROW_COMPONENTS_MIN} and ${ROW_COMPONENTS_MAX} in length.`,
+      );
+    }
+    if (!Array.isArray(children)) return;
+    children.forEach((child: unknown, i) => {
+      const childPath = [...rowPath, "components", i];
+      if (!isObject(child)) {
+        errors.add(childPath, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType");
+      } else if (child.type === BUTTON) {
+        button(errors, childPath, child as DcComponent, seen);
+      } else if (typeof child.type === "number" && SELECTS.has(child.type)) {
+        if (children.length > 1)
+          errors.add(
+            rowPath,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+          );
+        customId(errors, childPath, child.custom_id, seen);
+      } else {
+        errors.add(
+          [...childPath, "type"],
+          "UNION_TYPE_CHOICES",
+          'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).',
+        );
+      }
+    });
+  });
+  return value as DcComponent[];
+}
+
+function checkAllowedMentions(errors: FormErrors, path: FieldPath, value: unknown): AllowedMentions {
+  if (!isObject(value)) {
+    errors.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType");
+    return {};
+  }
+  const out: AllowedMentions = {};
+  if (value.parse !== undefined) {
+    if (!Array.isArray(value.parse))
+      errors.add([...path, "parse"], "BASE_TYPE_ARRAY", "Value must be an array.");
+    else {
+      value.parse.forEach((entry: unknown, i) => {
+        if (typeof entry !== "string" || !PARSE_TYPES.has(entry))
+          errors.add(
+            [...path, "parse", i],
+            "BASE_TYPE_CHOICES",
+            "Value must be one of ('roles', 'users', 'everyone').",
+          );
+      });
+      out.parse = value.parse.filter((entry): entry is string => typeof entry === "string");
+    }
+  }
+  for (const kind of ["users", "roles"] as const) {
+    const list = value[kind];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      errors.add([...path, kind], "BASE_TYPE_ARRAY", "Value must be an array.");
+      continue;
+    }
+    if (out.parse?.includes(kind)) {
+      errors.add(
+        [...path],
+        "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+        `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`,
+      );
+    }
+    out[kind] = list.map(String);
+  }
+  if (typeof value.replied_user === "boolean") out.replied_user = value.replied_user;
+  return out;
+}
+
+/**
+ * Reads and checks a message body (create, edit, interaction reply). Every problem is collected and
+ * thrown as one `50035 Invalid Form Body` whose paths start with `prefix` (e.g. `["data"]`).
+ */
+export function readMessageBody(body: unknown, prefix: FieldPath, options: { edit: boolean }): MessageBody {
+  const source = isObject(body) ? body : {};
+  const errors = new FormErrors();
+  const out: MessageBody = {};
+  if (source.content !== undefined && source.content !== null) {
+    errors.length([...prefix, "content"], source.content, 0, MESSAGE_CONTENT_MAX_CHARS);
+    if (typeof source.content === "string") out.content = source.content;
+  }
+  if (source.components !== undefined && source.components !== null)
+    out.components = checkComponents(errors, [...prefix, "components"], source.components);
+  if (Array.isArray(source.embeds)) out.embeds = source.embeds;
+  if (source.flags !== undefined && source.flags !== null) {
+    if (typeof source.flags !== "number" || !Number.isInteger(source.flags))
+      errors.add([...prefix, "flags"], "NUMBER_TYPE_COERCE", `Value "${String(source.flags)}" is not int.`);
+    else out.flags = source.flags;
+  }
+  if (source.allowed_mentions !== undefined && source.allowed_mentions !== null)
+    out.allowed_mentions = checkAllowedMentions(
+      errors,
+      [...prefix, "allowed_mentions"],
+      source.allowed_mentions,
+    );
+  const reference = source.message_reference;
+  if (isObject(reference) && reference.message_id !== undefined) {
+    out.message_reference = { message_id: String(reference.message_id) };
+    if (reference.channel_id !== undefined) out.message_reference.channel_id = String(reference.channel_id);
+    if (typeof reference.fail_if_not_exists === "boolean")
+      out.message_reference.fail_if_not_exists = reference.fail_if_not_exists;
+  }
+  errors.throwIfAny();
+  const empty =
+    (out.content ?? "").trim() === "" &&
+    (out.components?.length ?? 0) === 0 &&
+    (out.embeds?.length ?? 0) === 0;
+  if (!options.edit && empty) throw emptyMessage();
+  return out;
+}
+
+function textInput(
+  errors: FormErrors,
+  path: FieldPath,
+  c: Record<string, unknown>,
+  seen: Set<string>,
+  legacy: boolean,
+) {
+  customId(errors, path, c.custom_id, seen);
+  if (c.style !== 1 && c.style !== 2)
+    errors.add([...path, "style"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.");
+  if (legacy || c.label !== undefined)
+    errors.length([...path, "label"], c.label, 1, TEXT_INPUT_LABEL_MAX_CHARS);
+  if (c.placeholder !== undefined)
+    errors.length([...path, "placeholder"], c.placeholder, 0, TEXT_INPUT_PLACEHOLDER_MAX_CHARS);
+  if (c.value !== undefined) errors.length([...path, "value"], c.value, 0, TEXT_INPUT_VALUE_MAX_CHARS);
+  for (const [field, min] of [
+    ["min_length", 0],
+    ["max_length", 1],
+  ] as const) {
+    const n = c[field];
+    if (n === undefined) continue;
+    if (typeof n !== "number" || !Number.isInteger(n))
+      errors.add([...path, field], "NUMBER_TYPE_COERCE", "Value is not int.");
+    else if (n < min)
+      errors.add([...path, field], "NUMBER_TYPE_MIN", `int value should be greater than or equal to ${min}.`);
+    else if (n > TEXT_INPUT_VALUE_MAX_CHARS)
+      errors.add(
+        [...path, field],
+        "NUMBER_TYPE_MAX",
+        `int value should be less than or equal to ${TEXT_INPUT_VALUE_MAX_CHARS}.`,
+      );
+  }
+}
+
+/** Reads and checks a modal (interaction response type 9): title 1–45, 1–5 components, text inputs. */
+export function readModal(data: unknown): DcModal {
+  const errors = new FormErrors();
+  const source = isObject(data) ? data : {};
+  errors.length(["data", "title"], source.title, 1, MODAL_TITLE_MAX_CHARS);
+  errors.length(["data", "custom_id"], source.custom_id, CUSTOM_ID_MIN_CHARS, CUSTOM_ID_MAX_CHARS);
+  const components = Array.isArray(source.components) ? source.components : [];
+  if (components.length < MODAL_COMPONENTS_MIN || components.length > MODAL_COMPONENTS_MAX) {
+    errors.add(
+      ["data", "components"],
+      "BASE_TYPE_BAD_LENGTH",
+      `Must be between ${MODAL_COMPONENTS_MIN} and ${MODAL_COMPONENTS_MAX} in length.`,
+    );
+  }
+  const seen = new Set<string>();
+  components.forEach((top: unknown, i) => {
+    const path: FieldPath = ["data", "components", i];
+    if (isObject(top) && top.type === ROW && Array.isArray(top.components) && top.components.length === 1) {
+      const [child] = top.components as unknown[];
+      if (isObject(child) && child.type === TEXT_INPUT)
+        textInput(errors, [...path, "components", 0], child, seen, true);
+      else
+        errors.add(
+          [...path, "components", 0, "type"],
+          "UNION_TYPE_CHOICES",
+          'Value of field "type" must be one of (4,).',
+        );
+    } else if (isObject(top) && top.type === LABEL && isObject(top.component)) {
+      errors.length([...path, "label"], top.label, 1, TEXT_INPUT_LABEL_MAX_CHARS);
+      if (top.component.type === TEXT_INPUT)
+        textInput(errors, [...path, "component"], top.component, seen, false);
+    } else if (!(isObject(top) && top.type === TEXT_DISPLAY)) {
+      errors.add([...path], "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1, 10, 18).');
+    }
+  });
+  errors.throwIfAny();
+  return {
+    title: String(source.title),
+    custom_id: String(source.custom_id),
+    components: structuredClone(components) as DcComponent[],
+  };
+}
+
+/** The text inputs of a modal, with the label a user sees, in order. */
+export function modalInputs(modal: DcModal): Array<{ label: string; input: DcComponent }> {
+  const out: Array<{ label: string; input: DcComponent }> = [];
+  for (const top of modal.components) {
+    if (top.type === ROW) {
+      const input = top.components?.[0];
+      if (input?.type === TEXT_INPUT) out.push({ label: String(input.label ?? ""), input });
+    } else if (top.type === LABEL && top.component?.type === TEXT_INPUT) {
+      out.push({ label: String(top.label ?? ""), input: top.component });
+    }
+  }
+  return out;
+}
