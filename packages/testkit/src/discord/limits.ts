@@ -51,6 +51,3 @@ export const HEARTBEAT_INTERVAL_MS = 41_250;
 
 /** Default bound of every `wait*` helper. */
 export const DEFAULT_WAIT_MS = 3000;
-
-/** `wait*` helpers re-check their condition at least this often. */
-export const WAIT_POLL_MS = 20;

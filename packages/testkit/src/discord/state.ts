@@ -1,6 +1,7 @@
 /** The fake's in-memory world: guilds, channels, users, messages, interactions, sessions, change signals. */
 import type { WebSocket } from "ws";
-import { DEFAULT_WAIT_MS, WAIT_POLL_MS } from "./limits.ts";
+import { waitUntil as sharedWaitUntil } from "../wait.ts";
+import { DEFAULT_WAIT_MS } from "./limits.ts";
 import type {
   ApiCall,
   DcChannel,
@@ -102,45 +103,14 @@ export function notify(state: State): void {
   for (const listener of [...state.listeners]) listener();
 }
 
-/**
- * Resolves with the first truthy value of `check`, re-evaluated on every change and every
- * {@link WAIT_POLL_MS}. Rejects after `timeoutMs`, or at once when the fake closes.
- */
+/** Waits for `check` on this fake's state (see the shared {@link sharedWaitUntil}). */
 export function waitUntil<T>(
   state: State,
   check: () => T | undefined | null | false,
   timeoutMs: number = DEFAULT_WAIT_MS,
   what = "a condition",
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let poll: NodeJS.Timeout | undefined;
-    const finish = (error: Error | undefined, value?: T) => {
-      state.listeners.delete(listener);
-      clearTimeout(timer);
-      clearInterval(poll);
-      if (error) reject(error);
-      else resolve(value as T);
-    };
-    const listener = () => {
-      let value: T | undefined | null | false;
-      try {
-        value = check();
-      } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (value) finish(undefined, value);
-      else if (state.closed) finish(new Error(`fake Discord closed while waiting for ${what}`));
-    };
-    state.listeners.add(listener);
-    timer = setTimeout(
-      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
-      timeoutMs,
-    );
-    poll = setInterval(listener, WAIT_POLL_MS);
-    listener();
-  });
+  return sharedWaitUntil(state, "Discord", check, timeoutMs, what);
 }
 
 /** The guild a channel belongs to (threads through their parent). */

@@ -81,6 +81,3 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Default bound of every `wait*` helper. */
 export const DEFAULT_WAIT_MS = 3000;
-
-/** `wait*` helpers re-check their condition at least this often. */
-export const WAIT_POLL_MS = 20;

@@ -1,5 +1,7 @@
 /** The fake's in-memory workspace: messages, ephemerals, modals, triggers, users, and change signals. */
-import { DEFAULT_WAIT_MS, WAIT_POLL_MS } from "./limits.ts";
+
+import { waitUntil as sharedWaitUntil } from "../wait.ts";
+import { DEFAULT_WAIT_MS } from "./limits.ts";
 import type {
   ApiCall,
   Delivery,
@@ -159,43 +161,12 @@ export function findMessage(state: State, channel: string, ts: string): FakeSlac
   return state.messages.get(channel)?.get(ts);
 }
 
-/**
- * Resolves with the first truthy value of `check`, re-evaluated on every change of the state and every
- * {@link WAIT_POLL_MS}. Rejects after `timeoutMs`, or at once when the fake closes.
- */
+/** Waits for `check` on this fake's state (see the shared {@link sharedWaitUntil}). */
 export function waitUntil<T>(
   state: State,
   check: () => T | undefined | null | false,
   timeoutMs: number = DEFAULT_WAIT_MS,
   what = "a condition",
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let poll: NodeJS.Timeout | undefined;
-    const finish = (error: Error | undefined, value?: T) => {
-      state.listeners.delete(listener);
-      clearTimeout(timer);
-      clearInterval(poll);
-      if (error) reject(error);
-      else resolve(value as T);
-    };
-    const listener = () => {
-      let value: T | undefined | null | false;
-      try {
-        value = check();
-      } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (value) finish(undefined, value);
-      else if (state.closed) finish(new Error(`fake Slack closed while waiting for ${what}`));
-    };
-    state.listeners.add(listener);
-    timer = setTimeout(
-      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
-      timeoutMs,
-    );
-    poll = setInterval(listener, WAIT_POLL_MS);
-    listener();
-  });
+  return sharedWaitUntil(state, "Slack", check, timeoutMs, what);
 }

@@ -1,5 +1,7 @@
 /** The fake's in-memory world: chats, messages, the update queue, the webhook, and change signals. */
-import { DEFAULT_WAIT_MS, WAIT_POLL_MS } from "./limits.ts";
+
+import { waitUntil as sharedWaitUntil } from "../wait.ts";
+import { DEFAULT_WAIT_MS } from "./limits.ts";
 import type {
   ApiCall,
   CallbackAnswer,
@@ -102,47 +104,14 @@ export function unixNow(state: State): number {
   return Math.floor(state.now() / 1000);
 }
 
-/**
- * Resolves with the first truthy value of `check`, re-evaluated on every change of the state and
- * every {@link WAIT_POLL_MS}.
- * Rejects after `timeoutMs`, or at once when the fake closes.
- */
+/** Waits for `check` on this fake's state (see the shared {@link sharedWaitUntil}). */
 export function waitUntil<T>(
   state: State,
   check: () => T | undefined | null | false,
   timeoutMs: number = DEFAULT_WAIT_MS,
   what = "a condition",
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let poll: NodeJS.Timeout | undefined;
-    const finish = (error: Error | undefined, value?: T) => {
-      state.listeners.delete(listener);
-      clearTimeout(timer);
-      clearInterval(poll);
-      if (error) reject(error);
-      else resolve(value as T);
-    };
-    const listener = () => {
-      let value: T | undefined | null | false;
-      try {
-        value = check();
-      } catch (error) {
-        finish(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (value) finish(undefined, value);
-      else if (state.closed) finish(new Error(`fake Telegram closed while waiting for ${what}`));
-    };
-    state.listeners.add(listener);
-    timer = setTimeout(
-      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
-      timeoutMs,
-    );
-    // Conditions may also depend on things outside the fake (a handler's side effects): re-check often too.
-    poll = setInterval(listener, WAIT_POLL_MS);
-    listener();
-  });
+  return sharedWaitUntil(state, "Telegram", check, timeoutMs, what);
 }
 
 /** Resolves on the next change, after `ms`, or when `signal` aborts — whichever comes first. */
