@@ -1,3 +1,4 @@
+import { ensureWebBuild } from "@ask-user/web/build";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
 
@@ -13,10 +14,13 @@ export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
   const channels = gateway.channels.map((running) => running.describe);
   const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
+  // The operator's own terminal: the link carries the token so the page opens without asking for it.
+  const panel = config.token ? `${url}/?token=${encodeURIComponent(config.token)}` : `${url}/`;
   const lines = [
     "",
     "  ask-user gateway is running",
     "",
+    `  Web panel    ${panel}`,
     `  HTTP API     ${url}/v1${tokenHint}`,
     `  Events       ${url}/v1/events (Server-Sent Events)`,
     `  MCP          ${url}/mcp (Streamable HTTP) · stdio: ask-user mcp`,
@@ -26,7 +30,7 @@ export function banner(gateway: RunningGateway): string {
     "",
     "  Ask a first question from another terminal:",
     "    pnpm ask examples/deploy-target.json",
-    "  and answer it:",
+    "  and answer it in the web panel above, or in the terminal:",
     "    pnpm ask-user list",
     `    pnpm ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'`,
     "",
@@ -47,6 +51,13 @@ export function banner(gateway: RunningGateway): string {
 export async function runStart(
   io: StartIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
+  // The web panel is built from source on the first start and after its sources changed (about a
+  // second); otherwise this is a few dozen stat calls. The API runs without it if the build fails.
+  await ensureWebBuild({ onBuild: (message) => io.stderr.write(`${message}\n`) }).catch((error: unknown) => {
+    io.stderr.write(
+      `The web panel could not be built (${(error as Error).message}); the API runs without it.\n`,
+    );
+  });
   let gateway: RunningGateway;
   try {
     gateway = await startGateway({ env: io.env });

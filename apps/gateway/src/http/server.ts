@@ -13,6 +13,7 @@ import {
   skipQuestion,
 } from "./questions.ts";
 import { authenticate, HttpError, readObject, sendError, sendJson } from "./respond.ts";
+import { createStaticSite, isStaticPath } from "./static.ts";
 
 /** Handles `/mcp` (Streamable HTTP), mounted by the gateway. */
 export interface McpMount {
@@ -30,6 +31,8 @@ export interface HttpServerOptions {
   mcp?: McpMount;
   /** Present when the text channel runs: `POST /v1/channels/text/inbound`. */
   textInbound?: boolean;
+  /** The built web panel served at `/` (default: `@ask-user/web`'s `dist` folder). */
+  webRoot?: string;
 }
 
 /** The running HTTP server, with a draining close. */
@@ -45,8 +48,8 @@ const ID = "([A-Za-z0-9_-]{1,64})";
 
 /**
  * Creates the gateway's HTTP server: JSON API under /v1 (bearer-token auth when a token is set), SSE,
- * the MCP endpoint and `/healthz`. Every failure is a JSON error body; a crash in a handler is logged
- * once and answered with 500.
+ * the MCP endpoint, `/healthz` and the web panel at `/` (its static files need no token). Every failure
+ * is a JSON error body; a crash in a handler is logged once and answered with 500.
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const ctx: QuestionRoutesContext = {
@@ -55,16 +58,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     channels: options.channels,
   };
   const events = new EventStream(options.broker);
+  const web = createStaticSite(options.webRoot);
   let draining = false;
 
   const routes: Array<[string, RegExp, Handler]> = [
     ["GET", /^\/healthz$/, async (_req, res) => sendJson(res, 200, { ok: true, draining })],
-    [
-      "GET",
-      /^\/$/,
-      async (_req, res) =>
-        sendJson(res, 200, { name: "ask-user", api: "/v1", mcp: "/mcp", events: "/v1/events" }),
-    ],
+    ["GET", /^\/$/, (req, res) => web.index(req, res)],
+    ["GET", /^\/assets\/(.+)$/, (req, res, _u, [file]) => web.asset(req, res, file ?? "")],
     ["POST", /^\/v1\/questions$/, (req, res) => createQuestion(ctx, req, res)],
     ["GET", /^\/v1\/questions$/, (req, res, url) => listQuestions(ctx, req, res, url)],
     [
@@ -96,7 +96,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
     const path = url.pathname;
-    if (!open.has(path)) authenticate(req, url, options.token);
+    if (!open.has(path) && !isStaticPath(path)) authenticate(req, url, options.token);
     if (path === "/mcp") {
       if (!options.mcp) throw new HttpError(404, "not_found", "MCP is not enabled on this gateway.");
       return options.mcp.handle(req, res);

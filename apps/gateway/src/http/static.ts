@@ -1,0 +1,112 @@
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+import { webDistDir } from "@ask-user/web/build";
+import { HttpError, sendJson } from "./respond.ts";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+// The page loads only its own files; its API calls and event stream go to the same origin.
+const PAGE_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+};
+
+/** Paths the web panel is served on; they need no token (the page asks for it and sends it to /v1). */
+export function isStaticPath(path: string): boolean {
+  return path === "/" || path.startsWith("/assets/");
+}
+
+/** Serves the built web panel (`apps/web/dist`): `GET /` and `GET /assets/*`. */
+export interface StaticSite {
+  /** `GET /`: the panel's page; a JSON client (`Accept: application/json`) gets the service description. */
+  index(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** `GET /assets/<file>`: a hashed, immutable file of the build. */
+  asset(req: IncomingMessage, res: ServerResponse, file: string): Promise<void>;
+}
+
+/** The service description `GET /` answered before the panel existed; JSON clients still get it. */
+const DESCRIPTION = { name: "ask-user", web: "/", api: "/v1", mcp: "/mcp", events: "/v1/events" };
+
+function wantsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}
+
+/**
+ * Creates the static handler for a built panel folder (default: `@ask-user/web`'s `dist`). A missing
+ * build is a 503 page saying how to build it, not a crash.
+ */
+export function createStaticSite(root: string = webDistDir): StaticSite {
+  const assets = join(root, "assets");
+  return {
+    async index(req, res) {
+      if (wantsJson(req)) return sendJson(res, 200, DESCRIPTION);
+      let html: Buffer;
+      try {
+        html = await readFile(join(root, "index.html"));
+      } catch {
+        const text =
+          "The web panel is not built yet. Run `pnpm start` (it builds the panel when needed) or " +
+          "`pnpm --filter @ask-user/web build`, then reload. The API is at /v1.\n";
+        res.writeHead(503, {
+          "content-type": "text/plain; charset=utf-8",
+          "cache-control": "no-store",
+          "retry-after": "5",
+          "content-length": Buffer.byteLength(text),
+        });
+        res.end(text);
+        return;
+      }
+      res.writeHead(200, {
+        ...PAGE_HEADERS,
+        "content-type": TYPES[".html"],
+        "cache-control": "no-cache",
+        "content-length": html.length,
+      });
+      res.end(html);
+    },
+
+    async asset(_req, res, file) {
+      let name: string;
+      try {
+        name = decodeURIComponent(file);
+      } catch {
+        throw new HttpError(400, "invalid_path", "The asset path is not valid.");
+      }
+      const path = normalize(join(assets, name));
+      if (name.includes("\0") || !path.startsWith(assets + sep)) {
+        throw new HttpError(404, "not_found", "No such asset.");
+      }
+      let body: Buffer;
+      try {
+        body = await readFile(path);
+      } catch {
+        throw new HttpError(404, "not_found", "No such asset (the panel may have been rebuilt: reload).");
+      }
+      res.writeHead(200, {
+        "content-type": TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+        // Vite puts a content hash in every asset's name: a changed file has a new name.
+        "cache-control": "public, max-age=31536000, immutable",
+        "x-content-type-options": "nosniff",
+        "content-length": body.length,
+      });
+      res.end(body);
+    },
+  };
+}

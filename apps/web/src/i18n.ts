@@ -1,0 +1,149 @@
+import { type Locale, type Messages, messagesFor, pickLocale } from "@ask-user/core";
+
+/** Strings only the web panel shows; everything shared with the chat surfaces comes from core's catalogue. */
+export interface WebMessages {
+  title: string;
+  history: string;
+  empty: string;
+  emptyHint: string;
+  waiting: (count: number) => string;
+  queued: (count: number) => string;
+  confirm: string;
+  back: string;
+  next: string;
+  send: string;
+  collapse: string;
+  reopen: string;
+  timeLeft: (time: string) => string;
+  expiresIn: string;
+  via: (surface: string) => string;
+  at: (time: string) => string;
+  waitingForAnswer: string;
+  live: string;
+  connecting: string;
+  reconnecting: string;
+  token: string;
+  tokenNeeded: string;
+  tokenWrong: string;
+  tokenContinue: string;
+  tokenStorage: string;
+  chooseOne: string;
+  chooseSeveral: string;
+  keyHint: string;
+  idle: string;
+  collapsedHint: string;
+  stackedHint: string;
+  newQuestion: (header: string) => string;
+  closedElsewhere: (summary: string) => string;
+  notSent: (reason: string) => string;
+  surfaces: Record<string, string>;
+}
+
+const en: WebMessages = {
+  title: "ask-user",
+  history: "Questions",
+  empty: "No questions yet.",
+  emptyHint: "Ask one from another terminal:",
+  waiting: (count) => (count === 1 ? "1 question waiting" : `${count} questions waiting`),
+  queued: (count) => (count === 1 ? "1 more waiting after this one" : `${count} more waiting after this one`),
+  confirm: "Confirm",
+  back: "Back",
+  next: "Next",
+  send: "Send answers",
+  collapse: "Collapse",
+  reopen: "Open",
+  timeLeft: (time) => `${time} left`,
+  expiresIn: "Time left",
+  via: (surface) => `via ${surface}`,
+  at: (time) => `at ${time}`,
+  waitingForAnswer: "Waiting for an answer",
+  live: "Live",
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
+  token: "Token",
+  tokenNeeded: "This gateway is protected by a token. Enter the value of ASK_USER_TOKEN to open the panel.",
+  tokenWrong: "The token was refused: it does not match the gateway's ASK_USER_TOKEN.",
+  tokenContinue: "Open the panel",
+  tokenStorage: "Kept for this browser tab only (session storage).",
+  chooseOne: "Choose one",
+  chooseSeveral: "Choose one or more",
+  keyHint: "Keys: a number chooses · ↑↓ move · Enter confirms · Esc collapses",
+  idle: "Nothing is waiting. A new question opens here.",
+  collapsedHint: "Open the bar above to answer.",
+  stackedHint: "Your answers go back to the agent that asked.",
+  newQuestion: (header) => `New question: ${header}`,
+  closedElsewhere: (summary) => `Closed: ${summary}`,
+  notSent: (reason) => `Not sent: ${reason}`,
+  surfaces: {
+    web: "web panel",
+    http: "HTTP API",
+    cli: "CLI",
+    mcp: "MCP",
+    text: "text",
+    telegram: "Telegram",
+    discord: "Discord",
+    slack: "Slack",
+  },
+};
+
+const de: WebMessages = {
+  title: "ask-user",
+  history: "Fragen",
+  empty: "Noch keine Fragen.",
+  emptyHint: "Stelle eine aus einem anderen Terminal:",
+  waiting: (count) => (count === 1 ? "1 Frage wartet" : `${count} Fragen warten`),
+  queued: (count) => (count === 1 ? "1 weitere wartet danach" : `${count} weitere warten danach`),
+  confirm: "Bestätigen",
+  back: "Zurück",
+  next: "Weiter",
+  send: "Antworten senden",
+  collapse: "Einklappen",
+  reopen: "Öffnen",
+  timeLeft: (time) => `noch ${time}`,
+  expiresIn: "Verbleibende Zeit",
+  via: (surface) => `über ${surface}`,
+  at: (time) => `um ${time}`,
+  waitingForAnswer: "Wartet auf eine Antwort",
+  live: "Live",
+  connecting: "Verbinde…",
+  reconnecting: "Verbinde neu…",
+  token: "Token",
+  tokenNeeded:
+    "Dieses Gateway ist durch ein Token geschützt. Gib den Wert von ASK_USER_TOKEN ein, um das Panel zu öffnen.",
+  tokenWrong: "Das Token wurde abgelehnt: Es stimmt nicht mit ASK_USER_TOKEN des Gateways überein.",
+  tokenContinue: "Panel öffnen",
+  tokenStorage: "Wird nur für diesen Browser-Tab gespeichert (Session Storage).",
+  chooseOne: "Wähle eine Option",
+  chooseSeveral: "Wähle eine oder mehrere",
+  keyHint: "Tasten: eine Zahl wählt · ↑↓ bewegen · Enter bestätigt · Esc klappt ein",
+  idle: "Nichts wartet. Eine neue Frage öffnet sich hier.",
+  collapsedHint: "Öffne die Leiste oben, um zu antworten.",
+  stackedHint: "Deine Antworten gehen an den Agenten, der gefragt hat.",
+  newQuestion: (header) => `Neue Frage: ${header}`,
+  closedElsewhere: (summary) => `Geschlossen: ${summary}`,
+  notSent: (reason) => `Nicht gesendet: ${reason}`,
+  surfaces: {
+    web: "Web-Panel",
+    http: "HTTP-API",
+    cli: "CLI",
+    mcp: "MCP",
+    text: "Text",
+    telegram: "Telegram",
+    discord: "Discord",
+    slack: "Slack",
+  },
+};
+
+/** Core's catalogue (Other…, Skip, summaries, "Question 1 of 3") plus the panel's own strings. */
+export interface PanelStrings {
+  locale: Locale;
+  core: Messages;
+  web: WebMessages;
+}
+
+/** The strings for the browser's preferred languages (German when the first known one is German). */
+export function stringsFor(languages: readonly string[]): PanelStrings {
+  const known = languages.find((tag) => /^(de|en)\b/i.test(tag));
+  const locale = pickLocale(known);
+  return { locale, core: messagesFor(locale), web: locale === "de" ? de : en };
+}

@@ -1,0 +1,274 @@
+import type { Answers, PromptQuestion } from "@ask-user/core";
+import { useEffect, useRef } from "preact/hooks";
+import type { PanelQuestion } from "./api.ts";
+import {
+  answersOf,
+  type Draft,
+  hasValue,
+  nextOpenStep,
+  pick,
+  toggle,
+  toggleOther,
+  withChoice,
+} from "./draft.ts";
+import type { PanelStrings } from "./i18n.ts";
+import { QuestionStep } from "./question-step.tsx";
+import { formatCountdown } from "./time.ts";
+
+interface PanelProps {
+  strings: PanelStrings;
+  question: PanelQuestion;
+  draft: Draft;
+  serverNow: number;
+  /** Pending prompts after this one. */
+  queued: number;
+  /** Phone width: every question of the prompt at once, stacked as cards, instead of the stepper. */
+  stacked: boolean;
+  busy: boolean;
+  error: string | undefined;
+  onDraft(draft: Draft): void;
+  onSubmit(answers: Answers): void;
+  onSkip(): void;
+  onCollapse(): void;
+}
+
+/**
+ * The docked panel for the oldest pending prompt: one question at a time with a stepper (or, at phone
+ * width, all of them stacked), Other…, Skip, a live countdown and the keyboard: number keys choose,
+ * arrows move, Enter confirms, Esc collapses.
+ */
+export function Panel(props: PanelProps) {
+  const { strings, question, draft, busy, stacked } = props;
+  const { core, web } = strings;
+  const questions = question.prompt.questions;
+  const total = questions.length;
+  const step = Math.min(draft.step, total - 1);
+  const current = questions[step] as PromptQuestion;
+  const currentChoice = draft.choices[step] ?? { selected: [], otherOpen: false, otherText: "" };
+  const optionsRef = useRef<HTMLDivElement>(null);
+
+  // A new step (or a new prompt) puts the focus on its chosen option, else its first, unless the user
+  // is somewhere else on the page.
+  useEffect(() => {
+    if (stacked) return;
+    const active = document.activeElement;
+    const panel = optionsRef.current?.closest(".panel");
+    if (active && active !== document.body && !panel?.contains(active)) return;
+    const options = optionsRef.current;
+    const target =
+      options?.querySelector<HTMLButtonElement>('[aria-checked="true"]') ??
+      options?.querySelector<HTMLButtonElement>("button");
+    if (target && !(active instanceof HTMLInputElement)) target.focus();
+  }, [question.id, step, stacked]);
+
+  /** The question at `index` got its value: go on (stepper), or send once every question has one. */
+  function confirm(next: Draft, index: number) {
+    if (!hasValue(next.choices[index])) {
+      props.onDraft(next);
+      return;
+    }
+    if (stacked) {
+      const answers = total === 1 ? answersOf(questions, next) : undefined;
+      if (answers) props.onSubmit(answers);
+      else props.onDraft(next);
+      return;
+    }
+    // Next goes to the next question; the last one sends once every question has a value, else it
+    // returns to the first question still without one.
+    const answers = answersOf(questions, next);
+    if (index === total - 1 && answers) {
+      props.onDraft(next);
+      props.onSubmit(answers);
+      return;
+    }
+    const following = index < total - 1 ? index + 1 : (nextOpenStep(next, index) ?? index);
+    props.onDraft({ ...next, step: following });
+  }
+
+  function chooseOption(index: number, optionIndex: number) {
+    const item = questions[index];
+    const choice = draft.choices[index];
+    if (!item || !choice || busy) return;
+    if (item.multiSelect) props.onDraft(withChoice(draft, index, toggle(choice, optionIndex)));
+    else confirm(withChoice(draft, index, pick(choice, optionIndex)), index);
+  }
+
+  function chooseOther(index: number) {
+    const item = questions[index];
+    const choice = draft.choices[index];
+    if (!item || !choice || busy) return;
+    props.onDraft(withChoice(draft, index, toggleOther(choice, item.multiSelect)));
+  }
+
+  function sendAll() {
+    const answers = answersOf(questions, draft);
+    if (answers && !busy) props.onSubmit(answers);
+  }
+
+  // Keys anywhere on the page while the panel is open (typing in a text field only knows Esc).
+  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  keys.current = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      props.onCollapse();
+      return;
+    }
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (moveFocus(event, target)) return;
+    const index = stacked
+      ? Math.max(
+          0,
+          draft.choices.findIndex((c) => !hasValue(c)),
+        )
+      : step;
+    const item = questions[index];
+    if (!item) return;
+    if (/^[1-9]$/.test(event.key)) {
+      const number = Number(event.key);
+      if (number <= item.options.length) chooseOption(index, number - 1);
+      else if (number === item.options.length + 1) chooseOther(index);
+      else return;
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "Enter" && target?.tagName !== "BUTTON") {
+      event.preventDefault();
+      if (stacked) sendAll();
+      else confirm(draft, step);
+    }
+  };
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keys.current(event);
+    document.addEventListener("keydown", listener);
+    return () => document.removeEventListener("keydown", listener);
+  }, []);
+
+  const left = formatCountdown(question.expiresAt - props.serverNow);
+  const showPrimary = stacked
+    ? total > 1 || questions[0]?.multiSelect || currentChoice.otherOpen
+    : current.multiSelect || currentChoice.otherOpen || hasValue(currentChoice);
+  const primaryLabel = stacked || step === total - 1 ? (stacked ? web.send : web.confirm) : web.next;
+  const primaryEnabled = stacked ? answersOf(questions, draft) !== undefined : hasValue(currentChoice);
+
+  return (
+    <section class={`panel${stacked ? " panel--stacked" : ""}`} aria-label={web.waiting(1)}>
+      <div class="panel-top">
+        {stacked ? null : <span class="chip">{current.header}</span>}
+        {total > 1 && !stacked ? (
+          <span class="stepper">
+            <span class="stepper-text">{core.questionOf(step + 1, total)}</span>
+            <span class="stepper-dots" aria-hidden="true">
+              {questions.map((q, i) => (
+                <span
+                  key={q.id}
+                  class={`dot${i === step ? " dot--current" : hasValue(draft.choices[i]) ? " dot--done" : ""}`}
+                />
+              ))}
+            </span>
+          </span>
+        ) : null}
+        <span class="countdown" role="timer" aria-label={web.expiresIn}>
+          {web.timeLeft(left)}
+        </span>
+        <button
+          type="button"
+          class="icon-button"
+          aria-expanded="true"
+          aria-label={web.collapse}
+          title={`${web.collapse} (Esc)`}
+          onClick={props.onCollapse}
+        >
+          ▾
+        </button>
+      </div>
+      <div class="panel-body">
+        {stacked ? (
+          questions.map((item, index) => (
+            <div class="stacked-card" key={item.id}>
+              <span class="chip">{item.header}</span>
+              <QuestionStep
+                strings={strings}
+                question={item}
+                choice={draft.choices[index] ?? currentChoice}
+                domId={`q-${question.id}-${index}`}
+                busy={busy}
+                onOption={(option) => chooseOption(index, option)}
+                onOther={() => chooseOther(index)}
+                onOtherText={(text) =>
+                  props.onDraft(
+                    withChoice(draft, index, { ...(draft.choices[index] ?? currentChoice), otherText: text }),
+                  )
+                }
+                onOtherEnter={() => (total === 1 ? confirm(draft, index) : sendAll())}
+              />
+            </div>
+          ))
+        ) : (
+          <QuestionStep
+            key={`${question.id}-${step}`}
+            strings={strings}
+            question={current}
+            choice={currentChoice}
+            domId={`q-${question.id}-${step}`}
+            busy={busy}
+            optionsRef={optionsRef}
+            onOption={(option) => chooseOption(step, option)}
+            onOther={() => chooseOther(step)}
+            onOtherText={(text) =>
+              props.onDraft(withChoice(draft, step, { ...currentChoice, otherText: text }))
+            }
+            onOtherEnter={() => confirm(draft, step)}
+          />
+        )}
+      </div>
+      {props.error ? (
+        <p class="panel-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      <div class="panel-actions">
+        <button type="button" class="button button--quiet" disabled={busy} onClick={props.onSkip}>
+          {core.skip}
+        </button>
+        {props.queued > 0 ? <span class="queued">{web.queued(props.queued)}</span> : <span class="spacer" />}
+        {!stacked && step > 0 ? (
+          <button
+            type="button"
+            class="button"
+            disabled={busy}
+            onClick={() => props.onDraft({ ...draft, step: step - 1 })}
+          >
+            {web.back}
+          </button>
+        ) : null}
+        {showPrimary ? (
+          <button
+            type="button"
+            class="button button--primary"
+            disabled={busy || !primaryEnabled}
+            onClick={() => (stacked ? sendAll() : confirm(draft, step))}
+          >
+            {primaryLabel}
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+const ARROWS: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+
+/** Arrow keys on an option move the focus to the next or previous option of its question. */
+function moveFocus(event: KeyboardEvent, target: HTMLElement | null): boolean {
+  const step = ARROWS[event.key];
+  const group = target?.closest(".options");
+  if (step === undefined || !group || !target) return false;
+  const buttons = [...group.querySelectorAll<HTMLButtonElement>("button")];
+  const next =
+    buttons[(buttons.indexOf(target as HTMLButtonElement) + step + buttons.length) % buttons.length];
+  event.preventDefault();
+  next?.focus();
+  return true;
+}
