@@ -76,7 +76,7 @@ export const telegramPlugin: ChannelPlugin = {
 /** Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP). */
 export const slackPlugin: ChannelPlugin = {
   name: "slack",
-  variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"],
+  variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN or SLACK_SIGNING_SECRET"],
   enabled: (env) => Boolean(env.SLACK_BOT_TOKEN?.trim()),
   start: async ({ env, broker, logger }) =>
     (await import("@ask-user/slack")).runSlack({ env, broker, logger }),

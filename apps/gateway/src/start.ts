@@ -1,4 +1,5 @@
 import { ensureWebBuild } from "@ask-user/web/build";
+import { CHANNEL_PLUGINS } from "./channels.ts";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
 
@@ -24,7 +25,7 @@ export function banner(gateway: RunningGateway): string {
     `  HTTP API     ${url}/v1${tokenHint}`,
     `  Events       ${url}/v1/events (Server-Sent Events)`,
     `  MCP          ${url}/mcp (Streamable HTTP) · stdio: ask-user mcp`,
-    `  Database     ${config.dbPath}`,
+    `  Store        ${config.redisUrl ? `Redis ${new URL(config.redisUrl).host} (shared)` : `SQLite ${config.dbPath}`}`,
     `  Channels     ${channels.length > 0 ? channels.join(", ") : "none (operator surfaces only: HTTP API, CLI)"}`,
     `  Default to   ${config.defaultTarget ? `${config.defaultTarget.channel}:${config.defaultTarget.conversation}` : "no default target (questions without a target wait on the operator surfaces)"}`,
     "",
@@ -36,10 +37,8 @@ export function banner(gateway: RunningGateway): string {
     "",
   ];
   if (channels.length === 0) {
-    lines.push(
-      "  Chat channels start when their variables are set: ASK_USER_TEXT_WEBHOOK_URL (plain text over HTTP).",
-      "",
-    );
+    const variables = CHANNEL_PLUGINS.map((plugin) => `${plugin.name}: ${plugin.variables.join(" + ")}`);
+    lines.push("  Chat channels start when their variables are set:", ...variables.map((v) => `    ${v}`), "");
   }
   return lines.join("\n");
 }
