@@ -13,16 +13,7 @@
 export { createSlackChannel, type SlackChannel, type SlackChannelOptions } from "./channel.ts";
 export * as slackLimits from "./limits.ts";
 export { SLACK_RETRY_POLICY } from "./limits.ts";
-export {
-  type MainIo,
-  main,
-  type RunningSlack,
-  type RunSlackOptions,
-  readSlackEnv,
-  runSlack,
-  type SlackConfig,
-  type SlackLogger,
-} from "./main.ts";
+export { type MainIo, main } from "./main.ts";
 export {
   ANSWER_ACTION_ID,
   ANSWER_BLOCK_ID,
@@ -36,5 +27,13 @@ export {
   type SlackMessage,
   slackDate,
 } from "./render.ts";
+export {
+  type RunningSlack,
+  type RunSlackOptions,
+  readSlackEnv,
+  runSlack,
+  type SlackConfig,
+  type SlackLogger,
+} from "./run.ts";
 export { parseAddress, type SlackAddress, threadConversation } from "./target.ts";
 export type { People, Person } from "./users.ts";

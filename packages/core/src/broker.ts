@@ -6,6 +6,7 @@ import {
   describeError,
   type Transition,
 } from "./broker-context.ts";
+import { deliver } from "./broker-deliver.ts";
 import {
   type ActionEvent,
   handleAction,
@@ -170,54 +171,6 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   })();
   ready.catch((error: unknown) => ctx.logger.error({ err: describeError(error) }, "recovery failed"));
 
-  async function deliver(record: QuestionRecord): Promise<QuestionRecord> {
-    const target = record.target;
-    if (!target) return record;
-    const channel = channels.get(target.channel);
-    const m = messagesFor(record.locale);
-    let ref: { messageId: string; conversation?: string };
-    try {
-      if (!channel)
-        throw new AskUserError("unknown_channel", `No channel named "${target.channel}" is running.`);
-      const single =
-        record.prompt.questions.length === 1 && record.prompt.questions[0]?.multiSelect === false;
-      const text = renderPromptText(record.prompt, {
-        locale: record.locale,
-        expiresAt: record.expiresAt,
-        now: clock.now(),
-      });
-      ref = await channel.deliver({
-        record,
-        locale: m.locale,
-        text,
-        buttons: single && channel.capabilities.buttons,
-      });
-    } catch (error) {
-      const result = await ctx.resolve(
-        record.id,
-        { status: "undeliverable", error: describeError(error) },
-        locale,
-      );
-      ctx.logger.warn(
-        { questionId: record.id, channel: target.channel, err: describeError(error) },
-        "undeliverable",
-      );
-      return result.record ?? record;
-    }
-    const result = await ctx.transition(record.id, locale, (current) => {
-      current.deliveries.push({
-        channel: target.channel,
-        conversation: ref.conversation ?? target.conversation,
-        messageId: ref.messageId,
-        kind: "prompt",
-      });
-      return current;
-    });
-    // Answered on another surface while we were delivering: edit the new message at once.
-    if (result.ok && isTerminal(result.record.status)) ctx.background(ctx.finalize(result.record));
-    return result.record ?? record;
-  }
-
   const broker: AskUserBroker = {
     ready,
     async create(input, askOptions = {}) {
@@ -240,7 +193,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       if (askOptions.target !== undefined) record.target = { ...askOptions.target };
       if (askOptions.creator !== undefined) record.creator = { ...askOptions.creator };
       await options.store.create(record);
-      return deliver(record);
+      return deliver(ctx, record);
     },
     wait(id, waitOptions = {}) {
       const signal = waitOptions.signal;

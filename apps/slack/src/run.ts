@@ -1,0 +1,134 @@
+/** Environment → Bolt app → running channel: `runSlack`, which the gateway and `src/main.ts` start. */
+import { type AskUserBroker, type AskUserLogger, type Channel, consoleLogger } from "@ask-user/core";
+import { App, type Logger, LogLevel, webApi } from "@slack/bolt";
+import { createSlackChannel } from "./channel.ts";
+import { SLACK_RETRY_POLICY } from "./limits.ts";
+
+/** A pino-compatible logger (details first); `info` is optional. */
+export type SlackLogger = AskUserLogger & { info?(details: Record<string, unknown>, message: string): void };
+
+/** The Slack settings read from the environment. */
+export interface SlackConfig {
+  botToken: string;
+  /** Socket Mode when set (wins over the signing secret). */
+  appToken?: string;
+  /** HTTP mode (`/slack/events`) when there is no app token. */
+  signingSecret?: string;
+  apiUrl?: string;
+  port: number;
+  host: string;
+}
+
+/**
+ * Reads `SLACK_BOT_TOKEN` (required), `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP
+ * mode), `SLACK_PORT` (HTTP, default 3000), `SLACK_HOST` (HTTP bind address, default `127.0.0.1`)
+ * and `SLACK_API_URL` (Web API base, default Slack's). Throws an `Error` saying what is missing.
+ */
+export function readSlackEnv(env: Record<string, string | undefined>): SlackConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const botToken = value("SLACK_BOT_TOKEN");
+  if (!botToken) throw new Error("SLACK_BOT_TOKEN is required (the xoxb-… bot token).");
+  const appToken = value("SLACK_APP_TOKEN");
+  const signingSecret = value("SLACK_SIGNING_SECRET");
+  if (!appToken && !signingSecret) {
+    throw new Error(
+      "Set SLACK_APP_TOKEN (xapp-…, Socket Mode: no public URL needed) or SLACK_SIGNING_SECRET (HTTP mode on /slack/events).",
+    );
+  }
+  const port = Number(value("SLACK_PORT") ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error("SLACK_PORT must be a port number.");
+  const config: SlackConfig = { botToken, port, host: value("SLACK_HOST") ?? "127.0.0.1" };
+  if (appToken) config.appToken = appToken;
+  else if (signingSecret) config.signingSecret = signingSecret;
+  const apiUrl = value("SLACK_API_URL");
+  if (apiUrl) config.apiUrl = apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/`;
+  return config;
+}
+
+/** Bolt's logger interface over ours: warnings and errors only. */
+function boltLogger(logger: SlackLogger): Logger {
+  let level = LogLevel.WARN;
+  const text = (parts: unknown[]) => parts.map((p) => (p instanceof Error ? p.message : String(p))).join(" ");
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (...parts) => logger.warn({ channel: "slack", source: "bolt" }, text(parts)),
+    error: (...parts) => logger.error({ channel: "slack", source: "bolt" }, text(parts)),
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
+/** Options of {@link runSlack}. */
+export interface RunSlackOptions {
+  env: Record<string, string | undefined>;
+  broker: () => AskUserBroker;
+  logger?: SlackLogger;
+}
+
+/** A started Slack channel. */
+export interface RunningSlack {
+  channel: Channel;
+  /** One banner line, e.g. `slack (@ask_user_bot, Socket Mode)`. Never contains tokens. */
+  describe: string;
+  /** The Bolt app, for adding your own listeners. */
+  app: App;
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds a Bolt app from the environment (see {@link readSlackEnv}), mounts the channel and starts it:
+ * Socket Mode with `SLACK_APP_TOKEN`, else HTTP on `SLACK_PORT`. Checks the bot token with `auth.test`
+ * first. Rate-limited calls are retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`.
+ *
+ * @example
+ * ```ts
+ * let askUser: AskUserBroker;
+ * const slack = await runSlack({ env: process.env, broker: () => askUser });
+ * askUser = createAskUser({ store, channels: [slack.channel] });
+ * console.log(slack.describe); // slack (@ask_user_bot, Socket Mode)
+ * ```
+ */
+export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> {
+  const config = readSlackEnv(options.env);
+  const logger = options.logger ?? consoleLogger;
+  const clientOptions = {
+    retryConfig: { ...SLACK_RETRY_POLICY },
+    ...(config.apiUrl ? { slackApiUrl: config.apiUrl } : {}),
+  };
+  const auth = await new webApi.WebClient(config.botToken, {
+    ...clientOptions,
+    logLevel: LogLevel.ERROR,
+  }).auth.test();
+  const socketMode = config.appToken !== undefined;
+  const app = new App({
+    token: config.botToken,
+    ...(auth.bot_id ? { botId: auth.bot_id } : {}),
+    ...(auth.user_id ? { botUserId: auth.user_id } : {}),
+    ...(config.appToken
+      ? { appToken: config.appToken, socketMode: true }
+      : { signingSecret: config.signingSecret ?? "" }),
+    clientOptions,
+    logger: boltLogger(logger),
+  });
+  const slack = createSlackChannel({ app, broker: options.broker, logger });
+  let mode = "Socket Mode";
+  if (socketMode) {
+    await app.start();
+  } else {
+    const server = (await app.start(
+      config.host ? { port: config.port, host: config.host } : config.port,
+    )) as {
+      address(): unknown;
+    };
+    const address = server.address() as { port?: number } | null;
+    mode = `HTTP on :${address?.port ?? config.port}/slack/events`;
+  }
+  const describe = `slack (@${auth.user ?? "bot"}, ${mode})`;
+  options.logger?.info?.({ channel: "slack" }, `${describe} ready`);
+  return { channel: slack.channel, describe, app, stop: () => app.stop().then(() => undefined) };
+}
