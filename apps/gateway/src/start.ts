@@ -38,7 +38,11 @@ export function banner(gateway: RunningGateway): string {
   ];
   if (channels.length === 0) {
     const variables = CHANNEL_PLUGINS.map((plugin) => `${plugin.name}: ${plugin.variables.join(" + ")}`);
-    lines.push("  Chat channels start when their variables are set:", ...variables.map((v) => `    ${v}`), "");
+    lines.push(
+      "  Chat channels start when their variables are set:",
+      ...variables.map((v) => `    ${v}`),
+      "",
+    );
   }
   return lines.join("\n");
 }
