@@ -22,7 +22,6 @@ import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
 import { randomBase64Url } from "./random.ts";
-import { renderPromptText } from "./render.ts";
 import type { QuestionFilter, QuestionStore } from "./store.ts";
 import {
   type Actor,
