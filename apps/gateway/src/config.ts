@@ -10,6 +10,8 @@ export interface GatewayConfig {
   /** Shared store for several instances; when set, it replaces the SQLite file. */
   redisUrl: string | undefined;
   token: string | undefined;
+  /** Extra host names (besides loopback and ASK_USER_HOST) a token-less gateway answers to. */
+  allowedHosts: string[];
   defaultTarget: Target | undefined;
   locale: "en" | "de";
   answerers: "creator" | "conversation";
@@ -97,6 +99,11 @@ export function loadConfig(
     problems.push(`ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "${textWebhookUrl}".`);
   }
 
+  const allowedHosts = (value("ASK_USER_ALLOWED_HOSTS") ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
+
   const redisUrl = value("ASK_USER_REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     problems.push(`ASK_USER_REDIS_URL must be a redis:// or rediss:// URL, not "${redisUrl}".`);
@@ -113,6 +120,7 @@ export function loadConfig(
     dbPath: value("ASK_USER_DB") ?? ".ask-user/ask-user.db",
     redisUrl,
     token,
+    allowedHosts,
     defaultTarget,
     locale: locale as "en" | "de",
     answerers: answerers as "creator" | "conversation",

@@ -100,6 +100,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     logger,
     mcp,
     textInbound: channelNames.has("text"),
+    // With a token the token guards every call; without one, only the gateway's own names are served.
+    ...(config.token ? {} : { allowedHosts: ownHostNames(config) }),
   });
   await new Promise<void>((resolve, reject) => {
     http.server.once("error", reject);
@@ -145,4 +147,11 @@ async function openStore(config: GatewayConfig, logger: Logger): Promise<Questio
     throw error;
   }
   return store;
+}
+
+/** The names a token-less gateway answers to: loopback, its bind address, and ASK_USER_ALLOWED_HOSTS. */
+function ownHostNames(config: GatewayConfig): ReadonlySet<string> {
+  const names = new Set(["127.0.0.1", "localhost", "[::1]", ...config.allowedHosts]);
+  names.add(config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host);
+  return names;
 }

@@ -18,6 +18,7 @@ describe("configuration from the environment", () => {
       port: 7310,
       dbPath: ".ask-user/ask-user.db",
       token: undefined,
+      allowedHosts: [],
       defaultTarget: undefined,
       locale: "en",
       answerers: "creator",
@@ -38,10 +39,12 @@ describe("configuration from the environment", () => {
         ASK_USER_ANSWERERS: "conversation",
         ASK_USER_TEXT_WEBHOOK_URL: "http://127.0.0.1:9000/out",
         ASK_USER_LOG_LEVEL: "debug",
+        ASK_USER_ALLOWED_HOSTS: " Ask.Example.org, panel.local ",
       },
       ["telegram", "text"],
     );
     expect(config).toMatchObject({
+      allowedHosts: ["ask.example.org", "panel.local"],
       host: "0.0.0.0",
       port: 8080,
       defaultTarget: { channel: "telegram", conversation: "123456" },

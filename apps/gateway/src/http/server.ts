@@ -31,6 +31,11 @@ export interface HttpServerOptions {
   mcp?: McpMount;
   /** Present when the text channel runs: `POST /v1/channels/text/inbound`. */
   textInbound?: boolean;
+  /**
+   * Host names the gateway answers to (DNS-rebinding guard for a gateway without a token: a web page
+   * whose name re-resolves to 127.0.0.1 still sends its own name in `Host`). Undefined: no check.
+   */
+  allowedHosts?: ReadonlySet<string>;
   /** The built web panel served at `/` (default: `@ask-user/web`'s `dist` folder). */
   webRoot?: string;
 }
@@ -96,6 +101,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway.local");
     const path = url.pathname;
+    if (options.allowedHosts) checkHost(req, options.allowedHosts);
     if (!open.has(path) && !isStaticPath(path)) authenticate(req, url, options.token);
     if (path === "/mcp") {
       if (!options.mcp) throw new HttpError(404, "not_found", "MCP is not enabled on this gateway.");
@@ -191,4 +197,21 @@ async function textInbound(
     ...("text" in outcome ? { text: outcome.text } : {}),
     ...("record" in outcome && outcome.record ? { questionId: outcome.record.id } : {}),
   });
+}
+
+/** Refuses requests whose `Host` names another site (see `allowedHosts`). */
+function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): void {
+  let hostname: string | undefined;
+  try {
+    hostname = req.headers.host ? new URL(`http://${req.headers.host}`).hostname.toLowerCase() : undefined;
+  } catch {
+    hostname = undefined;
+  }
+  if (hostname !== undefined && allowed.has(hostname)) return;
+  throw new HttpError(
+    403,
+    "forbidden_host",
+    `This gateway answers to ${[...allowed].join(", ")}, not "${req.headers.host ?? ""}" (a guard against DNS rebinding). ` +
+      "Set ASK_USER_TOKEN, or add the name to ASK_USER_ALLOWED_HOSTS.",
+  );
 }
