@@ -12,6 +12,21 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
+/** The official MCP client over stdio, talking to `ask-user mcp` (a real child process) for this gateway. */
+async function stdioClient(gatewayUrl: string): Promise<Client> {
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  clients.push(client);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp"],
+      env: { ...(process.env as Record<string, string>), ASK_USER_URL: gatewayUrl },
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
+
 async function pendingQuestion(url: string, headers: Record<string, string> = {}): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const { body } = await call(`${url}/v1/questions?status=pending`, "GET", undefined, headers);
@@ -24,16 +39,7 @@ async function pendingQuestion(url: string, headers: Record<string, string> = {}
 describe("MCP against a real gateway", () => {
   it("stdio (`ask-user mcp`): lists ask_user, asks, gets the answer given over HTTP as structuredContent", async () => {
     const gw = await testGateway();
-    const client = new Client({ name: "e2e", version: "1.0.0" });
-    clients.push(client);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, "mcp"],
-        env: { ...(process.env as Record<string, string>), ASK_USER_URL: gw.url },
-        stderr: "pipe",
-      }),
-    );
+    const client = await stdioClient(gw.url);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["ask_user"]);
     expect(tools[0]?.inputSchema.properties).toHaveProperty("target");
@@ -54,16 +60,7 @@ describe("MCP against a real gateway", () => {
 
   it("stdio: cancelling the tool call cancels the question", async () => {
     const gw = await testGateway();
-    const client = new Client({ name: "e2e", version: "1.0.0" });
-    clients.push(client);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, "mcp"],
-        env: { ...(process.env as Record<string, string>), ASK_USER_URL: gw.url },
-        stderr: "pipe",
-      }),
-    );
+    const client = await stdioClient(gw.url);
     const abort = new AbortController();
     const result = client
       .callTool({ name: "ask_user", arguments: deployInput }, CallToolResultSchema, {

@@ -22,7 +22,8 @@ import {
   storeEphemeral,
 } from "./state.ts";
 import type { DcMessage, FakeMessage } from "./types.ts";
-import { type MessageBody, readMessageBody, readModal } from "./validate.ts";
+import { type MessageBody, readMessageBody } from "./validate.ts";
+import { readModal } from "./validate-modal.ts";
 
 const LOADING = 1 << 7;
 

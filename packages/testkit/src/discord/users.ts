@@ -17,7 +17,7 @@ import {
   snowflake,
 } from "./state.ts";
 import type { DcChannel, DcComponent, FakeInteraction, FakeMessage } from "./types.ts";
-import { modalInputs } from "./validate.ts";
+import { modalInputs } from "./validate-modal.ts";
 
 /** Options of {@link FakeDiscordUser.send}. */
 export interface SendOptions {
