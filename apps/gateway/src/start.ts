@@ -26,7 +26,7 @@ export function banner(gateway: RunningGateway): string {
     `  Events       ${url}/v1/events (Server-Sent Events)`,
     `  MCP          ${url}/mcp (Streamable HTTP) · stdio: ask-user mcp`,
     `  Store        ${config.redisUrl ? `Redis ${new URL(config.redisUrl).host} (shared)` : `SQLite ${config.dbPath}`}`,
-    `  Channels     ${channels.length > 0 ? channels.join(", ") : "none (operator surfaces only: HTTP API, CLI)"}`,
+    `  Channels     ${channels.length > 0 ? channels.join(", ") : "none (operator surfaces only: web panel, HTTP API, CLI, MCP)"}`,
     `  Default to   ${config.defaultTarget ? `${config.defaultTarget.channel}:${config.defaultTarget.conversation}` : "no default target (questions without a target wait on the operator surfaces)"}`,
     "",
     "  Ask a first question from another terminal:",
