@@ -7,6 +7,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   dbPath: string;
+  /** Days an ended question is kept after its deadline (0: forever). */
+  retentionDays: number;
   /** Shared store for several instances; when set, it replaces the SQLite file. */
   redisUrl: string | undefined;
   token: string | undefined;
@@ -104,6 +106,14 @@ export function loadConfig(
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== "");
 
+  const retentionText = value("ASK_USER_RETENTION_DAYS") ?? "30";
+  const retentionDays = Number(retentionText);
+  if (!/^\d+$/.test(retentionText)) {
+    problems.push(
+      `ASK_USER_RETENTION_DAYS must be a whole number of days (0 keeps questions forever), not "${retentionText}".`,
+    );
+  }
+
   const redisUrl = value("ASK_USER_REDIS_URL");
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     problems.push(`ASK_USER_REDIS_URL must be a redis:// or rediss:// URL, not "${redisUrl}".`);
@@ -118,6 +128,7 @@ export function loadConfig(
     host,
     port,
     dbPath: value("ASK_USER_DB") ?? ".ask-user/ask-user.db",
+    retentionDays,
     redisUrl,
     token,
     allowedHosts,

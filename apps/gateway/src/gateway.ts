@@ -11,6 +11,9 @@ import { createLocalBackend } from "./local-backend.ts";
 import { brokerLogger, createLogger } from "./log.ts";
 import { createMcpHttpHandler } from "./mcp/http.ts";
 
+const DAY_MS = 86_400_000;
+const PRUNE_INTERVAL_MS = 3_600_000;
+
 /** Options of `startGateway`; everything else comes from the environment. */
 export interface StartOptions {
   env?: Record<string, string | undefined>;
@@ -30,6 +33,8 @@ export interface RunningGateway {
   channels: RunningChannel[];
   http: HttpServer;
   logger: Logger;
+  /** Deletes ended questions older than the retention period now; how many (runs hourly by itself). */
+  prune(): Promise<number>;
   /** Drains: stops intake, ends streams, keeps pending questions in the store, closes the database. */
   close(): Promise<void>;
 }
@@ -114,6 +119,21 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
+  const clock = options.clock;
+  const prune = async (): Promise<number> => {
+    if (config.retentionDays === 0) return 0;
+    const now = clock ? clock.now() : Date.now();
+    const deleted = await store.prune(now - config.retentionDays * DAY_MS);
+    if (deleted > 0) logger.info({ deleted, retentionDays: config.retentionDays }, "pruned ended questions");
+    return deleted;
+  };
+  const runPrune = () => {
+    prune().catch((err: unknown) => logger.warn({ err }, "pruning ended questions failed"));
+  };
+  runPrune();
+  const pruneTimer = setInterval(runPrune, PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
+
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -123,8 +143,10 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     channels,
     http,
     logger,
+    prune,
     close() {
       closing ??= (async () => {
+        clearInterval(pruneTimer);
         await http.close();
         for (const running of channels)
           await running.stop().catch((err: unknown) => logger.warn({ err }, "channel stop failed"));

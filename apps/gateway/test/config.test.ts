@@ -17,6 +17,7 @@ describe("configuration from the environment", () => {
       host: "127.0.0.1",
       port: 7310,
       dbPath: ".ask-user/ask-user.db",
+      retentionDays: 30,
       token: undefined,
       allowedHosts: [],
       defaultTarget: undefined,
@@ -63,6 +64,7 @@ describe("configuration from the environment", () => {
         ASK_USER_ANSWERERS: "everyone",
         ASK_USER_TEXT_WEBHOOK_URL: "ftp://x",
         ASK_USER_LOG_LEVEL: "loud",
+        ASK_USER_RETENTION_DAYS: "a month",
       }),
     ).toEqual([
       'ASK_USER_PORT must be a port number (0-65535), not "seventy".',
@@ -71,6 +73,7 @@ describe("configuration from the environment", () => {
       'ASK_USER_LOCALE must be "en" or "de", not "fr".',
       'ASK_USER_ANSWERERS must be "creator" or "conversation", not "everyone".',
       'ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "ftp://x".',
+      'ASK_USER_RETENTION_DAYS must be a whole number of days (0 keeps questions forever), not "a month".',
       "ASK_USER_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent.",
     ]);
   });

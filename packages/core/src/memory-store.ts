@@ -89,6 +89,21 @@ export function createMemoryStore(): QuestionStore {
       const record = id === undefined ? undefined : records.get(id);
       return record && structuredClone(record);
     },
+    async prune(before) {
+      assertOpen();
+      let deleted = 0;
+      for (const record of [...records.values()]) {
+        if (record.status === "pending" || record.expiresAt >= before) continue;
+        records.delete(record.id);
+        for (const token of record.tokens) if (byToken.get(token) === record.id) byToken.delete(token);
+        for (const d of record.deliveries) {
+          const key = messageKey(d.channel, d.conversation, d.messageId);
+          if (byMessage.get(key) === record.id) byMessage.delete(key);
+        }
+        deleted++;
+      }
+      return deleted;
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

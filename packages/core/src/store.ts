@@ -48,6 +48,12 @@ export interface QuestionStore {
    * processes for shared stores. Returns the unsubscribe function.
    */
   subscribe(listener: (change: StoreChange) => void): () => void;
+  /**
+   * Retention: deletes the records that have ended (any status but `pending`) and whose deadline
+   * (`expiresAt`) is before `before` (epoch ms), with their token and message look-ups. Pending records
+   * are never deleted. Returns how many were deleted. Subscribers are not told.
+   */
+  prune(before: number): Promise<number>;
   /** Releases connections and files. */
   close(): Promise<void>;
 }

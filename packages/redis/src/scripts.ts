@@ -1,4 +1,4 @@
-import type { QuestionRecord, QuestionStatus } from "@ask-user/core";
+import { type QuestionRecord, type QuestionStatus, TERMINAL_STATUSES } from "@ask-user/core";
 import type { Redis } from "ioredis";
 import { indexEntries, type Keys } from "./keys.ts";
 
@@ -57,11 +57,40 @@ if not id then return false end
 return redis.call('HGET', ARGV[1] .. id, 'r')
 `;
 
+/**
+ * Retention: deletes ended records whose deadline is before ARGV[2], with their index entries and
+ * lookups (as the write script removes them). KEYS: the sorted sets of the ended statuses. ARGV[1]
+ * record key prefix · ARGV[2] cutoff (epoch ms). Returns how many were deleted.
+ */
+const PRUNE = `
+local deleted = 0
+local before = tonumber(ARGV[2])
+for _, index in ipairs(KEYS) do
+  for _, id in ipairs(redis.call('ZRANGE', index, 0, -1)) do
+    local key = ARGV[1] .. id
+    local fields = redis.call('HMGET', key, 'r', 'x')
+    if fields[1] and tonumber(cjson.decode(fields[1]).expiresAt) < before then
+      if fields[2] then
+        local entries = cjson.decode(fields[2])
+        for _, set in ipairs(entries.sortedSets) do redis.call('ZREM', set, id) end
+        for _, lookup in ipairs(entries.lookups) do
+          if redis.call('GET', lookup) == id then redis.call('DEL', lookup) end
+        end
+      end
+      redis.call('DEL', key)
+      deleted = deleted + 1
+    end
+  end
+end
+return deleted
+`;
+
 /** The store's Lua scripts, as ioredis commands on one connection. */
 interface ScriptCommands {
   askUserWrite(...args: string[]): Promise<string | null>;
   askUserList(key: string, recordPrefix: string): Promise<string[]>;
   askUserLookup(key: string, recordPrefix: string): Promise<string | null>;
+  askUserPrune(...args: Array<string | number>): Promise<number>;
 }
 
 /** The store's atomic operations over one command connection. */
@@ -70,6 +99,7 @@ export interface Scripts {
   write(expectedVersion: number, record: QuestionRecord, json: string): Promise<string | null>;
   list(index: string): Promise<string[]>;
   lookup(key: string): Promise<string | null>;
+  prune(before: number): Promise<number>;
 }
 
 /**
@@ -80,6 +110,8 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
   redis.defineCommand("askUserWrite", { numberOfKeys: 2, lua: WRITE });
   redis.defineCommand("askUserList", { numberOfKeys: 1, lua: LIST });
   redis.defineCommand("askUserLookup", { numberOfKeys: 1, lua: LOOKUP });
+  const ended = TERMINAL_STATUSES.map((status) => keys.status(status));
+  redis.defineCommand("askUserPrune", { numberOfKeys: ended.length, lua: PRUNE });
   // defineCommand adds the methods at run time; this is their shape.
   const commands = redis as unknown as ScriptCommands;
   return {
@@ -100,5 +132,6 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
     },
     list: (index) => commands.askUserList(index, keys.recordPrefix),
     lookup: (key) => commands.askUserLookup(key, keys.recordPrefix),
+    prune: (before) => commands.askUserPrune(...ended, keys.recordPrefix, String(before)),
   };
 }

@@ -182,6 +182,9 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
         parse(await scripts.lookup(keys.message(channel, conversation, messageId))),
       );
     },
+    prune(before) {
+      return use("prune questions", () => scripts.prune(before));
+    },
     subscribe(listener) {
       if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
       feed.listeners.add(listener);

@@ -12,6 +12,8 @@ export interface Statements {
   get: Statement<[string], string>;
   byToken: Statement<[string], string>;
   byMessage: Statement<[string, string, string], string>;
+  /** Deletes ended records whose deadline is before the cutoff (index rows cascade); the count. */
+  prune: Statement<[number]>;
 }
 
 /** The queried fields of a record, as bound to the `questions` columns. */
@@ -110,6 +112,7 @@ export function prepareStatements(db: Database): Statements {
         "SELECT q.record FROM question_tokens t JOIN questions q ON q.id = t.question_id WHERE t.token = ?",
       )
       .pluck(),
+    prune: db.prepare<[number]>("DELETE FROM questions WHERE status <> 'pending' AND expires_at < ?"),
     byMessage: db
       .prepare<[string, string, string], string>(
         `SELECT q.record FROM question_messages m JOIN questions q ON q.id = m.question_id

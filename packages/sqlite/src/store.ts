@@ -131,6 +131,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       emit(json, previous);
       return true;
     },
+    async prune(before) {
+      return use("prune questions", (s) => s.prune.run(before).changes);
+    },
     async list(filter: QuestionFilter = {}) {
       return use("list questions", (s) => s.list(filter)).map((json) => JSON.parse(json) as QuestionRecord);
     },

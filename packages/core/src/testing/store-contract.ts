@@ -198,6 +198,31 @@ export function storeContractTests(
       expect(seen).toHaveLength(2);
     });
 
+    it("prunes ended records whose deadline is past the cutoff, never pending ones", async () => {
+      const store = await fresh();
+      const delivered = [
+        { channel: "telegram", conversation: "100", messageId: "77", kind: "prompt" as const },
+      ];
+      const old = sampleRecord({
+        status: "answered",
+        expiresAt: 1_000,
+        tokens: ["OOOOOOOOOOOOOOOO"],
+        deliveries: delivered,
+      });
+      const oldPending = sampleRecord({ status: "pending", expiresAt: 1_000 });
+      const recent = sampleRecord({ status: "expired", expiresAt: 5_000 });
+      for (const record of [old, oldPending, recent]) await store.create(record);
+      expect(await store.prune(2_000)).toBe(1);
+      expect(await store.get(old.id)).toBeUndefined();
+      expect(await store.findByToken("OOOOOOOOOOOOOOOO")).toBeUndefined();
+      expect(await store.findByMessage("telegram", "100", "77")).toBeUndefined();
+      expect((await store.list()).map((r) => r.id).sort()).toEqual([oldPending.id, recent.id].sort());
+      expect(await store.prune(2_000)).toBe(0);
+      // The id is free again, as if it had never been used.
+      await store.create(sampleRecord({ id: old.id }));
+      expect((await store.get(old.id))?.status).toBe("pending");
+    });
+
     if (options.makePeer) {
       const makePeer = options.makePeer;
       it("shares records and compare-and-set with another instance", async () => {
