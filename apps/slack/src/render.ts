@@ -33,9 +33,6 @@ export interface SlackMessage {
 export const ANSWER_BLOCK_ID = "ask_user_answer";
 export const ANSWER_ACTION_ID = "ask_user_answer";
 
-/** The submit label of the Other… modal (the catalogue has none; "OK" reads the same in every locale). */
-export const MODAL_SUBMIT_LABEL = "OK";
-
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Escapes text for mrkdwn: `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;` (Slack's only control characters). */
@@ -201,7 +198,7 @@ export function renderOtherModal(
     callback_id: encodeAction(token, { kind: "other" }),
     private_metadata: privateMetadata,
     title: { type: "plain_text", text: truncateGraphemes(m.other, MODAL_TITLE_MAX_CHARS), emoji: true },
-    submit: { type: "plain_text", text: truncateGraphemes(MODAL_SUBMIT_LABEL, MODAL_BUTTON_MAX_CHARS) },
+    submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_BUTTON_MAX_CHARS) },
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: headline(question) } },
       {

@@ -12,6 +12,8 @@ export interface Messages {
   skipWords: string[];
   otherPrefixes: string[];
   yourAnswer: string;
+  /** The submit button of a free-text form (Discord/Slack modal, web panel). */
+  send: string;
   recommended: string;
   expiresAt: (time: string) => string;
   questionOf: (index: number, total: number) => string;
@@ -59,6 +61,7 @@ const en: Messages = {
   skipWords: ["skip", "/skip"],
   otherPrefixes: ["other:"],
   yourAnswer: "Your answer",
+  send: "Send",
   recommended: "recommended",
   expiresAt: (time) => `Expires at ${time}.`,
   questionOf: (index, total) => `Question ${index} of ${total}`,
@@ -110,6 +113,7 @@ const de: Messages = {
   skipWords: ["überspringen", "/überspringen", "skip", "/skip"],
   otherPrefixes: ["sonstiges:", "other:"],
   yourAnswer: "Deine Antwort",
+  send: "Senden",
   recommended: "empfohlen",
   expiresAt: (time) => `Läuft ab um ${time}.`,
   questionOf: (index, total) => `Frage ${index} von ${total}`,
