@@ -18,7 +18,7 @@ import {
   type FakeMessage,
 } from "@ask-user/testkit/discord";
 import { Client, Events, GatewayIntentBits, Partials } from "discord.js";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions } from "../src/index.ts";
 
 export const ALICE = { id: "200000000000000001", username: "alice" };
@@ -162,4 +162,10 @@ export function promptIn(world: World, channelId: string): Promise<FakeMessage> 
 /** Labels of a message's buttons, row by row. */
 export function buttonRows(message: FakeMessage | undefined): string[][] {
   return (message?.components ?? []).map((row) => (row.components ?? []).map((c) => String(c.label)));
+}
+
+/** Waits until message `messageId` reads `summary`, then checks its buttons are gone (the finalised prompt). */
+export async function expectSummary(world: World, channelId: string, messageId: string, summary: string) {
+  await world.discord.waitUntil(() => world.discord.message(channelId, messageId)?.content === summary);
+  expect(world.discord.message(channelId, messageId)?.components).toEqual([]);
 }

@@ -9,6 +9,7 @@ import {
   closeWorld,
   createWorld,
   DEPLOY,
+  expectSummary,
   promptIn,
   setup,
   type World,
@@ -61,10 +62,7 @@ describe("after resolution elsewhere", () => {
     controller.abort();
 
     expect(await asked).toEqual({ status: "no_answer", reason: "cancelled" });
-    await world.discord.waitUntil(
-      () => world.discord.message(channelId, prompt.id)?.content === "✖ Cancelled",
-    );
-    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+    await expectSummary(world, channelId, prompt.id, "✖ Cancelled");
   });
 
   it("edits the message when the question is answered on an operator surface", async () => {
@@ -78,10 +76,7 @@ describe("after resolution elsewhere", () => {
       { channel: "web", userId: "op", displayName: "Ops" },
     );
 
-    await world.discord.waitUntil(
-      () => world.discord.message(channelId, prompt.id)?.content === "✅ Deploy: Production — Ops",
-    );
-    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+    await expectSummary(world, channelId, prompt.id, "✅ Deploy: Production — Ops");
   });
 });
 

@@ -6,6 +6,7 @@ import {
   closeWorld,
   createWorld,
   DEPLOY,
+  expectSummary,
   promptIn,
   setup,
   type World,
@@ -69,10 +70,7 @@ describe("text replies", () => {
     expect(confirmation.content).toBe("Recorded: Production");
     expect(confirmation.message_reference?.message_id).toBe(mine.id);
     expect(confirmation.pings).toEqual({ everyone: false, users: [], roles: [] });
-    await world.discord.waitUntil(
-      () => world.discord.message(dm, prompt.id)?.content === "✅ Deploy: Production — @dave",
-    );
-    expect(world.discord.message(dm, prompt.id)?.components).toEqual([]);
+    await expectSummary(world, dm, prompt.id, "✅ Deploy: Production — @dave");
   });
 
   it("answers a question in a guild channel by a reply to the prompt", async () => {
