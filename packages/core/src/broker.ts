@@ -22,6 +22,7 @@ import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
 import { randomBase64Url } from "./random.ts";
+import type { Prompt } from "./schema.ts";
 import type { QuestionFilter, QuestionStore } from "./store.ts";
 import {
   type Actor,
@@ -170,30 +171,35 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   })();
   ready.catch((error: unknown) => ctx.logger.error({ err: describeError(error) }, "recovery failed"));
 
+  /** Stores and delivers an already normalised prompt (`ask` normalises once, before its abort check). */
+  async function createRecord(
+    prompt: Prompt,
+    askOptions: Omit<AskOptions, "signal">,
+  ): Promise<QuestionRecord> {
+    if (closed) throw new AskUserError("closed", "The broker is closed.");
+    const now = clock.now();
+    const record: QuestionRecord = {
+      id: randomBase64Url(15), // 120 random bits, URL-safe
+      version: 1,
+      prompt,
+      answerers: policyOf(askOptions.answerers ?? options.answerers),
+      locale: pickLocale(askOptions.locale, locale),
+      createdAt: now,
+      expiresAt: now + prompt.timeoutSeconds * 1000,
+      status: "pending",
+      tokens: prompt.questions.map(() => newActionToken()),
+      deliveries: [],
+    };
+    if (askOptions.runId !== undefined) record.runId = askOptions.runId;
+    if (askOptions.target !== undefined) record.target = { ...askOptions.target };
+    if (askOptions.creator !== undefined) record.creator = { ...askOptions.creator };
+    await options.store.create(record);
+    return deliver(ctx, record);
+  }
+
   const broker: AskUserBroker = {
     ready,
-    async create(input, askOptions = {}) {
-      if (closed) throw new AskUserError("closed", "The broker is closed.");
-      const prompt = normalizeAskUserInput(input);
-      const now = clock.now();
-      const record: QuestionRecord = {
-        id: randomBase64Url(15), // 120 random bits, URL-safe
-        version: 1,
-        prompt,
-        answerers: policyOf(askOptions.answerers ?? options.answerers),
-        locale: pickLocale(askOptions.locale, locale),
-        createdAt: now,
-        expiresAt: now + prompt.timeoutSeconds * 1000,
-        status: "pending",
-        tokens: prompt.questions.map(() => newActionToken()),
-        deliveries: [],
-      };
-      if (askOptions.runId !== undefined) record.runId = askOptions.runId;
-      if (askOptions.target !== undefined) record.target = { ...askOptions.target };
-      if (askOptions.creator !== undefined) record.creator = { ...askOptions.creator };
-      await options.store.create(record);
-      return deliver(ctx, record);
-    },
+    create: async (input, askOptions = {}) => createRecord(normalizeAskUserInput(input), askOptions),
     wait(id, waitOptions = {}) {
       const signal = waitOptions.signal;
       return new Promise<AskUserResult>((resolve, reject) => {
@@ -237,7 +243,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       const { signal, ...rest } = askOptions;
       const prompt = normalizeAskUserInput(input);
       if (signal?.aborted) return { status: "no_answer", reason: "cancelled" };
-      const record = await broker.create(prompt, rest);
+      const record = await createRecord(prompt, rest);
       return broker.wait(record.id, signal ? { signal } : {});
     },
     handleReply: (event) => handleReply(ctx, event),
