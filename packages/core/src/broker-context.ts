@@ -5,7 +5,7 @@ import { messagesFor } from "./i18n.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
 import { renderSummary } from "./render.ts";
 import type { QuestionStore } from "./store.ts";
-import type { Actor, Answers, QuestionRecord } from "./types.ts";
+import { type Actor, type Answers, type Delivery, isTerminal, type QuestionRecord } from "./types.ts";
 
 /** Where the broker reports trouble it handled (pino-compatible: details first, then the message). */
 export interface AskUserLogger {
@@ -76,28 +76,61 @@ export class BrokerContext {
   }
 
   /**
-   * Moves a pending record to a final state; the first writer wins and every later one gets the precise
-   * refusal. An answer or skip that comes after the deadline expires the question instead.
+   * Changes a pending record, deciding from the record as it is stored now (inside the compare-and-set,
+   * so concurrent writers never lose each other's work). A record that has ended is refused with its
+   * reason; one past its deadline is expired instead (and refused as expired) unless `keepLate`.
+   * `change` returns the next record or a refusal (`invalid` for a reply that cannot be read).
+   * A record that this call ended gets its messages edited to the summary in the background.
    */
-  async resolve(id: string, resolution: Resolution, locale: string): Promise<Transition> {
+  async act(
+    id: string,
+    locale: string,
+    change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
+    options: { keepLate?: boolean } = {},
+  ): Promise<Transition> {
     let expiredInstead = false;
     const result = await this.transition(id, locale, (record) => {
       const refusal = refusalForStatus(record, locale);
       if (refusal) return refusal;
       const now = this.clock.now();
-      const late = now >= record.expiresAt;
-      if (late && (resolution.status === "answered" || resolution.status === "skipped")) {
-        expiredInstead = true;
-        return finish(record, { status: "expired" }, record.expiresAt);
-      }
-      return finish(record, resolution, resolution.status === "expired" ? record.expiresAt : now);
+      expiredInstead = !options.keepLate && now >= record.expiresAt;
+      if (expiredInstead) return finish(record, { status: "expired" }, record.expiresAt);
+      return change(record, now);
     });
-    if (result.ok) this.background(this.finalize(result.record));
+    if (result.ok && isTerminal(result.record.status)) this.background(this.finalize(result.record));
     if (result.ok && expiredInstead) {
       const refusal = refusalForStatus(result.record, locale);
       if (refusal) return { ok: false, refusal, record: result.record };
     }
     return result;
+  }
+
+  /**
+   * Moves a pending record to a final state; the first writer wins and every later one gets the precise
+   * refusal. An answer or skip that comes after the deadline expires the question instead.
+   */
+  resolve(id: string, resolution: Resolution, locale: string): Promise<Transition> {
+    const late = resolution.status === "answered" || resolution.status === "skipped";
+    return this.act(
+      id,
+      locale,
+      (record, now) => finish(record, resolution, resolution.status === "expired" ? record.expiresAt : now),
+      { keepLate: !late },
+    );
+  }
+
+  /** Remembers a message sent for a question, so that replies to it route there (SPEC §7 rule 1). */
+  async remember(id: string, message: Omit<Delivery, "kind" | "finalizedAt">): Promise<void> {
+    await this.transition(id, this.locale, (current) => {
+      const known = current.deliveries.some(
+        (d) =>
+          d.channel === message.channel &&
+          d.conversation === message.conversation &&
+          d.messageId === message.messageId,
+      );
+      if (!known) current.deliveries.push({ ...message, kind: "notice" });
+      return current;
+    });
   }
 
   /** Edits every delivered prompt message of a resolved record to its summary, then marks it done. */
@@ -147,7 +180,25 @@ export class BrokerContext {
   }
 }
 
-function finish(record: QuestionRecord, resolution: Resolution, at: number): QuestionRecord {
+/**
+ * Applies answers (a draft merged with what was just given) to the current record: answered when every
+ * question has a value, else the draft grows (the text stepper). Pure on the record it is given.
+ */
+export function applyAnswers(
+  record: QuestionRecord,
+  answers: Answers,
+  actor: Actor,
+  now: number,
+): QuestionRecord {
+  const complete = record.prompt.questions.every((q) => answers[q.id] !== undefined);
+  if (complete) return finish(record, { status: "answered", answers, actor }, now);
+  record.draft = answers;
+  delete record.awaitingText;
+  return record;
+}
+
+/** Moves a record to a final state (pure on the record it is given). */
+export function finish(record: QuestionRecord, resolution: Resolution, at: number): QuestionRecord {
   record.status = resolution.status;
   record.resolvedAt = at;
   delete record.awaitingText;

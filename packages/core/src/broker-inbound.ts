@@ -1,10 +1,10 @@
-import type { BrokerContext } from "./broker-context.ts";
+import { applyAnswers, type BrokerContext, finish, type Transition } from "./broker-context.ts";
 import { decodeAction } from "./codec.ts";
 import { messagesFor } from "./i18n.ts";
 import { interpretReply } from "./interpret.ts";
 import { checkAnswerer, type Refusal, type RefusalReason, refusalForStatus } from "./policy.ts";
 import { renderAnswers, renderQuestionLines } from "./render.ts";
-import type { Actor, Answers, QuestionRecord } from "./types.ts";
+import type { Actor, QuestionRecord } from "./types.ts";
 
 /** A button tap (or a modal submission, with `text`) from a channel. */
 export interface ActionEvent {
@@ -16,6 +16,13 @@ export interface ActionEvent {
   data: string;
   /** Free text submitted for an Other… action (Discord/Slack modal). */
   text?: string;
+  /**
+   * An Other… tap on a platform that opens a modal for the answer (Discord, Slack): checked (who may
+   * answer, still pending) but nothing is stored, so a dismissed modal leaves nothing behind; the
+   * submission comes back as an event with `text`. Without it (Telegram's force-reply), the person's
+   * next reply is taken as their free-text answer.
+   */
+  opensModal?: boolean;
   locale?: string;
 }
 
@@ -31,6 +38,13 @@ export interface ReplyEvent {
   /** This message's own id, so confirmations can reply to it. */
   messageId?: string;
   locale?: string;
+}
+
+/** A message a channel sent for a question (see `AskUserBroker.rememberMessage`). */
+export interface MessageRef {
+  channel: string;
+  conversation: string;
+  messageId: string;
 }
 
 /** What came of an inbound event. `text` is the sentence to show the person, in their locale. */
@@ -72,45 +86,29 @@ async function gate(
   return undefined;
 }
 
-/**
- * Records answers for some questions: resolves the record when every question is answered, else keeps
- * a draft (the text stepper).
- */
-async function applyAnswers(
-  ctx: BrokerContext,
-  record: QuestionRecord,
-  answers: Answers,
-  event: ActionEvent | ReplyEvent,
-  locale: string,
-): Promise<InboundOutcome> {
+/** What a person's answer did, told in their locale: recorded, still needed, skipped, or refused. */
+function outcomeOf(result: Transition, locale: string): InboundOutcome {
+  if (!result.ok) {
+    if (result.refusal.reason === "invalid" && result.record)
+      return { kind: "invalid", record: result.record, text: result.refusal.message };
+    return refused(result.refusal, result.record);
+  }
   const m = messagesFor(locale);
-  const complete = record.prompt.questions.every((q) => answers[q.id] !== undefined);
-  if (complete) {
-    const result = await ctx.resolve(
-      record.id,
-      { status: "answered", answers, actor: actorOf(event) },
-      locale,
-    );
-    if (!result.ok) return refused(result.refusal, result.record);
+  const record = result.record;
+  if (record.status === "skipped") return { kind: "skipped", record, text: m.skipped };
+  if (record.status === "answered") {
     return {
       kind: "answered",
-      record: result.record,
-      text: m.recorded(renderAnswers(record.prompt, answers, locale)),
+      record,
+      text: m.recorded(renderAnswers(record.prompt, record.answers ?? {}, locale)),
     };
   }
-  const result = await ctx.transition(record.id, locale, (current) => {
-    const refusal = refusalForStatus(current, locale);
-    if (refusal) return refusal;
-    current.draft = answers;
-    delete current.awaitingText;
-    return current;
-  });
-  if (!result.ok) return refused(result.refusal, result.record);
+  const draft = record.draft ?? {};
   const missing = record.prompt.questions.flatMap((q, index) =>
-    answers[q.id] === undefined ? renderQuestionLines(q, index + 1) : [],
+    draft[q.id] === undefined ? renderQuestionLines(q, index + 1) : [],
   );
-  const text = m.recordedPartial(renderAnswers(record.prompt, answers, locale), `\n${missing.join("\n")}`);
-  return { kind: "partial", record: result.record, text };
+  const text = m.recordedPartial(renderAnswers(record.prompt, draft, locale), `\n${missing.join("\n")}`);
+  return { kind: "partial", record, text };
 }
 
 /** Handles a button tap or a modal submission (see `AskUserBroker.handleAction`). */
@@ -127,26 +125,19 @@ export async function handleAction(ctx: BrokerContext, event: ActionEvent): Prom
   const question = record.prompt.questions[index];
   if (!question) return refused({ reason: "unknown", message: m.refusedUnknown }, record);
   const action = decoded.action;
+  const actor = actorOf(event);
   if (action.kind === "skip") {
-    const result = await ctx.resolve(record.id, { status: "skipped", actor: actorOf(event) }, locale);
-    return result.ok
-      ? { kind: "skipped", record: result.record, text: m.skipped }
-      : refused(result.refusal, result.record);
+    return outcomeOf(await ctx.resolve(record.id, { status: "skipped", actor }, locale), locale);
   }
   if (action.kind === "other" && event.text === undefined) {
-    const result = await ctx.transition(record.id, locale, (current) => {
-      const again = refusalForStatus(current, locale);
-      if (again) return again;
-      current.awaitingText = { ...actorOf(event), questionIndex: index };
+    const awaiting = { kind: "awaiting_text", text: m.typeYourAnswer, placeholder: m.yourAnswer } as const;
+    // A modal holds the answer until it is submitted: nothing to store, nothing left if it is dismissed.
+    if (event.opensModal) return { ...awaiting, record };
+    const result = await ctx.act(record.id, locale, (current) => {
+      current.awaitingText = { ...actor, questionIndex: index };
       return current;
     });
-    if (!result.ok) return refused(result.refusal, result.record);
-    return {
-      kind: "awaiting_text",
-      record: result.record,
-      text: m.typeYourAnswer,
-      placeholder: m.yourAnswer,
-    };
+    return result.ok ? { ...awaiting, record: result.record } : refused(result.refusal, result.record);
   }
   let value: string;
   if (action.kind === "other") {
@@ -157,7 +148,10 @@ export async function handleAction(ctx: BrokerContext, event: ActionEvent): Prom
     if (!option) return refused({ reason: "invalid", message: m.refusedUnknown }, record);
     value = option.label;
   }
-  return applyAnswers(ctx, record, { ...record.draft, [question.id]: [value] }, event, locale);
+  const result = await ctx.act(record.id, locale, (current, now) =>
+    applyAnswers(current, { ...current.draft, [question.id]: [value] }, actor, now),
+  );
+  return outcomeOf(result, locale);
 }
 
 /** Routes a text message to a question (SPEC §7) and interprets it. */
@@ -192,21 +186,21 @@ async function answerWithText(
 ): Promise<InboundOutcome> {
   const refusal = await gate(ctx, record, event, locale);
   if (refusal) return refused(refusal, record);
-  const awaiting = record.awaitingText;
-  const question = awaiting ? record.prompt.questions[awaiting.questionIndex] : undefined;
-  if (awaiting && question && awaiting.userId === event.userId && event.text.trim() !== "") {
-    return applyAnswers(ctx, record, { ...record.draft, [question.id]: [event.text.trim()] }, event, locale);
-  }
-  const reading = interpretReply(record.prompt, event.text, record.draft, { locale });
-  if (reading.kind === "invalid") return { kind: "invalid", record, text: reading.message };
-  if (reading.kind === "skip") {
-    const result = await ctx.resolve(record.id, { status: "skipped", actor: actorOf(event) }, locale);
-    const m = messagesFor(locale);
-    return result.ok
-      ? { kind: "skipped", record: result.record, text: m.skipped }
-      : refused(result.refusal, result.record);
-  }
-  return applyAnswers(ctx, record, reading.answers, event, locale);
+  const actor = actorOf(event);
+  // Read against the record as stored at the moment of writing: its draft and Other… state.
+  const result = await ctx.act(record.id, locale, (current, now) => {
+    const awaiting = current.awaitingText;
+    const question = awaiting ? current.prompt.questions[awaiting.questionIndex] : undefined;
+    const typed = event.text.trim();
+    if (awaiting && question && awaiting.userId === event.userId && typed !== "") {
+      return applyAnswers(current, { ...current.draft, [question.id]: [typed] }, actor, now);
+    }
+    const reading = interpretReply(current.prompt, event.text, current.draft, { locale });
+    if (reading.kind === "invalid") return { reason: "invalid", message: reading.message };
+    if (reading.kind === "skip") return finish(current, { status: "skipped", actor }, now);
+    return applyAnswers(current, reading.answers, actor, now);
+  });
+  return outcomeOf(result, locale);
 }
 
 /**
@@ -229,8 +223,14 @@ export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promis
   };
   try {
     const ref = await channel.notify(notice);
-    if (ref && outcome.kind === "partial")
-      await rememberNotice(ctx, outcome.record, event, ref.messageId, locale);
+    const record = "record" in outcome ? outcome.record : undefined;
+    if (ref && record) {
+      await ctx.remember(record.id, {
+        channel: event.channel,
+        conversation: ref.conversation ?? event.conversation,
+        messageId: ref.messageId,
+      });
+    }
   } catch (error) {
     ctx.logger.warn(
       { channel: event.channel, conversation: event.conversation, err: String(error) },
@@ -238,23 +238,4 @@ export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promis
     );
   }
   return outcome;
-}
-
-/** Keeps a follow-up message (the text stepper) so that replies to it route to the question. */
-async function rememberNotice(
-  ctx: BrokerContext,
-  record: QuestionRecord,
-  event: ReplyEvent,
-  messageId: string,
-  locale: string,
-): Promise<void> {
-  await ctx.transition(record.id, locale, (current) => {
-    current.deliveries.push({
-      channel: event.channel,
-      conversation: event.conversation,
-      messageId,
-      kind: "notice",
-    });
-    return current;
-  });
 }

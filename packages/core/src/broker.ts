@@ -12,6 +12,7 @@ import {
   handleAction,
   handleReply,
   type InboundOutcome,
+  type MessageRef,
   type ReplyEvent,
 } from "./broker-inbound.ts";
 import type { Channel } from "./channel.ts";
@@ -82,6 +83,12 @@ export interface AskUserBroker {
   wait(id: string, options?: { signal?: AbortSignal }): Promise<AskUserResult>;
   handleReply(event: ReplyEvent): Promise<InboundOutcome>;
   handleAction(event: ActionEvent): Promise<InboundOutcome>;
+  /**
+   * Records a message a channel sent for a question on its own (Telegram's Other… force-reply prompt, a
+   * confirmation), so that a reply to it routes to that question (SPEC §7 rule 1) — and, once the
+   * question has ended, is told why instead of going to another one. Unknown ids are ignored.
+   */
+  rememberMessage(questionId: string, message: MessageRef): Promise<void>;
   /** Answers from an operator surface (web, HTTP, MCP, CLI): checked against the prompt. */
   answer(id: string, answers: unknown, actor: Actor): Promise<TransitionOutcome>;
   skip(id: string, actor: Actor): Promise<TransitionOutcome>;
@@ -171,6 +178,21 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   })();
   ready.catch((error: unknown) => ctx.logger.error({ err: describeError(error) }, "recovery failed"));
 
+  /** The creator with the name their platform shows (SPEC §5: never a bare id in what people read). */
+  async function named(creator: UserRef, target: Target | undefined): Promise<UserRef> {
+    const copy = { ...creator };
+    const channel = channels.get(creator.channel);
+    if (copy.displayName?.trim() || !channel?.displayName) return copy;
+    const conversation = target?.channel === creator.channel ? target.conversation : undefined;
+    try {
+      const name = await channel.displayName(creator.userId, conversation);
+      if (name?.trim()) copy.displayName = name.trim();
+    } catch (error) {
+      ctx.logger.warn({ channel: creator.channel, err: describeError(error) }, "could not look up a name");
+    }
+    return copy;
+  }
+
   /** Stores and delivers an already normalised prompt (`ask` normalises once, before its abort check). */
   async function createRecord(
     prompt: Prompt,
@@ -192,7 +214,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     };
     if (askOptions.runId !== undefined) record.runId = askOptions.runId;
     if (askOptions.target !== undefined) record.target = { ...askOptions.target };
-    if (askOptions.creator !== undefined) record.creator = { ...askOptions.creator };
+    if (askOptions.creator !== undefined) record.creator = await named(askOptions.creator, askOptions.target);
     await options.store.create(record);
     return deliver(ctx, record);
   }
@@ -248,6 +270,11 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     },
     handleReply: (event) => handleReply(ctx, event),
     handleAction: (event) => handleAction(ctx, event),
+    async rememberMessage(questionId, message) {
+      const { channel, conversation, messageId } = message;
+      const known = await options.store.get(questionId);
+      if (known) await ctx.remember(questionId, { channel, conversation, messageId });
+    },
     async answer(id, answers, actor) {
       const record = await options.store.get(id);
       if (!record) return { ok: false, reason: "unknown", message: messagesFor(locale).refusedUnknown };

@@ -56,6 +56,16 @@ export interface Channel {
   deliver(request: DeliverRequest): Promise<DeliveryRef>;
   /** Edits a delivered message to the summary and removes its controls. */
   finalize(request: FinalizeRequest): Promise<void>;
-  /** Sends a notice; returns its message reference when replies to it should route to the question. */
+  /**
+   * Sends a notice; returns its message reference when people can reply to it (the broker records it as
+   * the question's, so such a reply routes there), `undefined` for messages nobody can reply to
+   * (ephemeral ones).
+   */
   notify(notice: Notice): Promise<DeliveryRef | undefined>;
+  /**
+   * How the platform names a user without notifying anyone (SPEC §5): Discord `<@id>` (sent with mentions
+   * suppressed), Slack `<@U…>`, Telegram the user's name. The broker asks once, when a question's
+   * creator comes without a `displayName`, and keeps the answer; `undefined` when unknown.
+   */
+  displayName?(userId: string, conversation?: string): Promise<string | undefined>;
 }

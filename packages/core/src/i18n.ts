@@ -28,6 +28,8 @@ export interface Messages {
   skipped: string;
   typeYourAnswer: string;
   refusedForOther: (who: string) => string;
+  /** The question is for its creator, whose name is unknown (never shown as a raw id). */
+  refusedForSomeoneElse: string;
   refusedNotAllowed: string;
   refusedAnsweredBy: (who: string) => string;
   refusedAnswered: string;
@@ -76,6 +78,7 @@ const en: Messages = {
   skipped: "Skipped.",
   typeYourAnswer: "Type your answer as a reply.",
   refusedForOther: (who) => `This question is for ${who}.`,
+  refusedForSomeoneElse: "This question is for someone else.",
   refusedNotAllowed: "You may not answer this question.",
   refusedAnsweredBy: (who) => `This question was already answered by ${who}.`,
   refusedAnswered: "This question was already answered.",
@@ -129,6 +132,7 @@ const de: Messages = {
   skipped: "Übersprungen.",
   typeYourAnswer: "Schreib deine Antwort als Antwort auf diese Nachricht.",
   refusedForOther: (who) => `Diese Frage ist für ${who}.`,
+  refusedForSomeoneElse: "Diese Frage ist für jemand anderen.",
   refusedNotAllowed: "Du darfst diese Frage nicht beantworten.",
   refusedAnsweredBy: (who) => `Diese Frage wurde bereits von ${who} beantwortet.`,
   refusedAnswered: "Diese Frage wurde bereits beantwortet.",

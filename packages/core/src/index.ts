@@ -12,7 +12,7 @@ export {
   type TransitionOutcome,
 } from "./broker.ts";
 export { type AskUserLogger, consoleLogger } from "./broker-context.ts";
-export type { ActionEvent, InboundOutcome, ReplyEvent } from "./broker-inbound.ts";
+export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./broker-inbound.ts";
 export type {
   Channel,
   ChannelCapabilities,
@@ -48,6 +48,7 @@ export {
   renderPromptText,
   renderQuestionLines,
   renderSummary,
+  SUMMARY_MAX_LENGTH,
 } from "./render.ts";
 export {
   type AskUserInput,
@@ -62,6 +63,7 @@ export {
 } from "./schema.ts";
 export type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
 export {
+  clipText,
   compareKey,
   graphemeLength,
   isRecommended,

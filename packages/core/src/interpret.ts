@@ -25,6 +25,8 @@ const KEY_SEPARATORS = new Set([":", "=", ")", "：", "＝", "）"]);
 const TIGHT_SEPARATORS = new Set(["=", ")", "＝", "）"]);
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/u;
 const NUMBER = /^[0-9]+$/;
+/** Where a one-line reply may start its next keyed answer (checked by `splitOneLine`). */
+const ANSWER_BREAK = /[;；]|\s\/\s/gu;
 
 /**
  * Interprets a plain-text reply to a prompt (SPEC §7).
@@ -74,6 +76,7 @@ function interpretSeveral(
 ): ReplyInterpretation {
   const lines = text
     .split(LINE_BREAK)
+    .flatMap((line) => splitOneLine(line, questions))
     .map((line) => line.trim())
     .filter((line) => keyOf(line) !== "");
   if (lines.length === 0) return { kind: "invalid", message: messages.invalidEmpty };
@@ -123,6 +126,25 @@ function interpretSeveral(
     else answers[question.id] = values;
   }
   return { kind: "answers", answers, complete };
+}
+
+/**
+ * The one-line keyed form (SPEC §7: `1: 2; 2: EU, Asia`, where Enter sends the message): a `;` (or the
+ * ` / ` of older prompts' example) followed by a KEY and separator starts the next keyed answer. Any
+ * other `;` stays in the value (a multi-select list).
+ */
+function splitOneLine(line: string, questions: readonly PromptQuestion[]): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (const match of line.matchAll(ANSWER_BREAK)) {
+    const at = match.index;
+    const rest = line.slice(at + match[0].length).trimStart();
+    if (splitKey(rest, questions) === undefined) continue;
+    parts.push(line.slice(start, at));
+    start = at + match[0].length;
+  }
+  parts.push(line.slice(start));
+  return parts;
 }
 
 /** Says which question a problem is about. */

@@ -9,6 +9,8 @@ import {
 import { compareKey, graphemeLength, truncateGraphemes } from "./text.ts";
 
 const OTHER_LABELS = new Set(["other", "other…", "other...", "sonstiges", "sonstige", "andere"]);
+/** Labels that read as the system's Skip (every catalogue's skip words): they would sit beside Skip. */
+const SKIP_LABELS = new Set(["skip", "/skip", "überspringen", "/überspringen", "skip…", "skip..."]);
 
 const QUESTION_KEYS = new Set(["id", "header", "question", "options", "multiSelect"]);
 const OPTION_KEYS = new Set(["label", "description"]);
@@ -81,6 +83,11 @@ function normalizeOption(raw: unknown, path: string, issues: Issues): PromptOpti
     issues.push({
       path: `${path}.label`,
       message: `Remove the "${label}" option: a free-text "Other" answer is always added by the system.`,
+    });
+  } else if (label !== undefined && SKIP_LABELS.has(compareKey(label))) {
+    issues.push({
+      path: `${path}.label`,
+      message: `Rename the "${label}" option (e.g. "Skip this step"): a "Skip" that declines the whole prompt is always added by the system, and two "Skip" buttons would read the same.`,
     });
   }
   let description: string | undefined;

@@ -40,7 +40,8 @@ export function checkAnswerer(record: QuestionRecord, who: Answerer, locale: str
   if (policy.kind === "creator" && record.creator) {
     const creator = record.creator;
     if (creator.channel === who.channel && creator.userId === who.userId) return undefined;
-    return { reason: "not_allowed", message: m.refusedForOther(creator.displayName ?? creator.userId) };
+    const name = creator.displayName?.trim();
+    return { reason: "not_allowed", message: name ? m.refusedForOther(name) : m.refusedForSomeoneElse };
   }
   return target.conversation === who.conversation ? undefined : notAllowed;
 }

@@ -1,6 +1,13 @@
 import { formatTime, messagesFor } from "./i18n.ts";
 import type { Prompt, PromptQuestion } from "./schema.ts";
+import { clipText } from "./text.ts";
 import type { Answers, QuestionRecord } from "./types.ts";
+
+/**
+ * The longest summary core hands to a channel (UTF-16 units): within every platform's message limit
+ * even after the channel escapes it, so a channel never has to cut it (and cut off the attribution).
+ */
+export const SUMMARY_MAX_LENGTH = 900;
 
 /** Options of the text renderers. */
 export interface RenderOptions {
@@ -9,6 +16,11 @@ export interface RenderOptions {
   expiresAt: number;
   /** Now, epoch ms: the deadline shows its date when it is another day. */
   now?: number;
+  /**
+   * Say that answers must be replies to the message (a platform that passes the bot only replies to its
+   * own messages, such as a Telegram group in privacy mode).
+   */
+  replyToMessage?: boolean;
 }
 
 function optionLines(question: PromptQuestion, indent: string): string[] {
@@ -42,7 +54,8 @@ export function renderPromptText(prompt: Prompt, options: RenderOptions): string
   });
   lines.push("");
   if (several) {
-    const example = prompt.questions.map((_, index) => `${index + 1}: 1`).join(" / ");
+    // One line, `;` between keyed answers: typed as shown, it works where Enter sends the message.
+    const example = prompt.questions.map((_, index) => `${index + 1}: 1`).join("; ");
     lines.push(m.howToReplySeveral(example));
   } else {
     lines.push(prompt.questions[0]?.multiSelect ? m.howToReplyMulti : m.howToReplySingle);
@@ -50,6 +63,7 @@ export function renderPromptText(prompt: Prompt, options: RenderOptions): string
   if (several && prompt.questions.some((q) => q.multiSelect)) lines.push(m.howToReplyMulti);
   lines.push(m.otherHint);
   lines.push(m.howToSkip);
+  if (options.replyToMessage) lines.push(m.replyHint);
   lines.push(m.expiresAt(formatTime(options.expiresAt, options.locale, options.now)));
   return lines.join("\n");
 }
@@ -71,11 +85,18 @@ export function renderAnswers(prompt: Prompt, answers: Answers, locale = "en"): 
 /**
  * The after-resolution line (SPEC §6) that replaces the question message: `✅ Deploy: Staging
  * (Recommended) — @alice`, `⏭ Skipped — @alice`, `⌛ Expired`, `✖ Cancelled`. A pending record gives
- * the empty string.
+ * the empty string. At most `maxLength` (default {@link SUMMARY_MAX_LENGTH}) UTF-16 units: a long answer
+ * is shortened, never the attribution.
  */
-export function renderSummary(record: QuestionRecord, options: { locale: string }): string {
+export function renderSummary(
+  record: QuestionRecord,
+  options: { locale: string; maxLength?: number },
+): string {
+  const max = options.maxLength ?? SUMMARY_MAX_LENGTH;
   const m = messagesFor(options.locale);
-  const who = record.resolvedBy ? m.summaryBy(record.resolvedBy.displayName ?? record.resolvedBy.userId) : "";
+  const name = record.resolvedBy ? (record.resolvedBy.displayName ?? record.resolvedBy.userId) : "";
+  // A name is short on every platform; a pathological one is cut so the summary still fits.
+  const who = name === "" ? "" : m.summaryBy(clipText(name, 100));
   switch (record.status) {
     case "pending":
       return "";
@@ -84,7 +105,9 @@ export function renderSummary(record: QuestionRecord, options: { locale: string 
       const parts = record.prompt.questions
         .filter((q) => answers[q.id] !== undefined)
         .map((q) => `${q.header}: ${(answers[q.id] ?? []).join(", ")}`);
-      return `${m.summaryAnswered} ${parts.join(" · ")}${who}`;
+      const head = `${m.summaryAnswered} `;
+      const budget = Math.max(0, max - head.length - who.length);
+      return `${head}${clipText(parts.join(" · "), budget)}${who}`;
     }
     case "skipped":
       return `${m.summarySkipped}${who}`;

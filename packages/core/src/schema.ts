@@ -41,7 +41,9 @@ export const askUserQuestionSchema = z.strictObject({
     .array(askUserOptionSchema)
     .min(LIMITS.optionsMin)
     .max(LIMITS.optionsMax)
-    .describe("2-4 choices, recommended first. Never add an 'Other' option: free text is always offered."),
+    .describe(
+      "2-4 choices, recommended first. Never add an 'Other' option: free text is always offered. Never label an option 'Skip': Skip is always offered.",
+    ),
   multiSelect: z.boolean().optional().describe("true only when several options may be chosen together."),
 });
 

@@ -26,6 +26,23 @@ export function truncateGraphemes(text: string, max: number): string {
   return out;
 }
 
+/**
+ * `text` cut to at most `max` UTF-16 code units (what platforms count), ending in "…" when cut, never
+ * inside a grapheme cluster.
+ *
+ * @example clipText("Deploy to production now", 10); // "Deploy to…"
+ */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return "";
+  let out = "";
+  for (const { segment } of segmenter.segment(text)) {
+    if (out.length + segment.length > max - 1) break;
+    out += segment;
+  }
+  return `${out.trimEnd()}…`;
+}
+
 /** The suffix that marks the recommended option (guidance for the model; the first option carries it). */
 export const RECOMMENDED_SUFFIX = "(Recommended)";
 

@@ -584,6 +584,33 @@ const cases: Case[] = [
   },
 ];
 
+const severalMulti = prompt(
+  question("target", "Target", ["Staging (Recommended)", "Production"]),
+  question("regions", "Regions", ["EU", "US", "Asia"], true),
+);
+
+describe("the one-line keyed form (Enter sends the message)", () => {
+  it.each([
+    ["1: 2; 2: EU, Asia", { target: ["Production"], regions: ["EU", "Asia"] }],
+    ["1: 2;2: 1", { target: ["Production"], regions: ["EU"] }],
+    ["1: 2 ; 2: EU; Asia", { target: ["Production"], regions: ["EU", "Asia"] }],
+    ["target = 1; regions = 3", { target: ["Staging (Recommended)"], regions: ["Asia"] }],
+    ["1: 2 / 2: 3", { target: ["Production"], regions: ["Asia"] }],
+    ["Target: Production；Regions: US", { target: ["Production"], regions: ["US"] }],
+  ])("reads %j", (text, answers) => {
+    expect(interpretReply(severalMulti, text)).toEqual(answered(answers));
+  });
+
+  it("keeps a semicolon that does not start a keyed answer inside the value", () => {
+    expect(interpretReply(severalMulti, "2: EU; Asia")).toEqual(answered({ regions: ["EU", "Asia"] }, false));
+    expect(interpretReply(several, "3: Later; maybe")).toEqual(answered({ time: ["Later; maybe"] }, false));
+  });
+
+  it("does not take 1:30pm after a semicolon for a key", () => {
+    expect(interpretReply(several, "3: Later;1:30pm")).toEqual(answered({ time: ["Later;1:30pm"] }, false));
+  });
+});
+
 describe("interpretReply", () => {
   it("has a case for every rule", () => {
     expect(cases.length).toBeGreaterThanOrEqual(70);

@@ -187,7 +187,10 @@ describe("the question lifecycle", () => {
       "question.requested:pending",
       "question.updated:pending", // the delivery reference was stored
       "question.resolved:answered",
-      "question.updated:answered", // the message was edited to the summary
+      // the confirmation ("Recorded: …") is remembered as the question's, and the prompt was edited to
+      // the summary (in either order: both happen after the answer)
+      "question.updated:answered",
+      "question.updated:answered",
     ]);
   });
 

@@ -151,6 +151,22 @@ describe("normalizeAskUserInput", () => {
     },
   );
 
+  it.each([["Skip"], ["skip"], ["/skip"], ["Überspringen"], ["Skip (Recommended)"]])(
+    "refuses an option labelled %s, which would read like the system's Skip",
+    (label) => {
+      expect(issuesOf({ questions: [question({ options: [option("A"), option(label)] })] })).toEqual([
+        { path: "questions[0].options[1].label", message: expect.stringContaining("Skip") },
+      ]);
+    },
+  );
+
+  it("keeps labels that only start with a skip word", () => {
+    const prompt = normalizeAskUserInput({
+      questions: [question({ options: [option("Skip tests"), option("Run tests")] })],
+    });
+    expect(prompt.questions[0]?.options.map((o) => o.label)).toEqual(["Skip tests", "Run tests"]);
+  });
+
   it("treats labels as duplicates ignoring case and a trailing (Recommended)", () => {
     expect(
       issuesOf({ questions: [question({ options: [option("Staging (Recommended)"), option("staging")] })] }),

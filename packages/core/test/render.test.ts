@@ -52,8 +52,17 @@ describe("renderPromptText", () => {
     const text = renderPromptText(several, { locale: "en", expiresAt: at1405 });
     expect(text).toContain("1) Env: Which environment?\n   1. Staging\n   2. Prod");
     expect(text).toContain("2) Regions: Which regions?\n   1. EU\n   2. US\n   3. Asia");
-    expect(text).toContain("Reply with one line per question, e.g. 1: 1 / 2: 1");
+    expect(text).toContain("Reply with one line per question, e.g. 1: 1; 2: 1");
     expect(text).toContain("separated by commas");
+  });
+
+  it("says to reply to the message where the platform passes the bot only replies", () => {
+    const plain = renderPromptText(single, { locale: "en", expiresAt: at1405 });
+    const reply = renderPromptText(single, { locale: "en", expiresAt: at1405, replyToMessage: true });
+    expect(plain).not.toContain("Reply to this message to answer.");
+    expect(reply).toContain('Reply "skip" to skip.\nReply to this message to answer.');
+    const de = renderPromptText(single, { locale: "de", expiresAt: at1405, replyToMessage: true });
+    expect(de).toContain("Antworte auf diese Nachricht, um zu antworten.");
   });
 
   it("speaks German and shows the date when the deadline is on another day", () => {
