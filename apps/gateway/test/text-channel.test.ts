@@ -58,6 +58,49 @@ describe("the text channel over HTTP", () => {
     expect(chatter.body).toEqual({ outcome: "ignored" });
   });
 
+  it("takes the prompt's own one-line example, typed as shown, and keeps line breaks", async () => {
+    const hook = await webhook();
+    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: hook.url });
+    const input = {
+      questions: [
+        deployInput.questions[0],
+        {
+          id: "regions",
+          header: "Regions",
+          question: "Which regions?",
+          options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
+          multiSelect: true,
+        },
+      ],
+    };
+    const first = await call(`${gw.url}/v1/questions`, "POST", { ...input, target: "text:alice" });
+    const example = /e\.g\. (.+)$/mu.exec(hook.received[0]?.text ?? "")?.[1] ?? "";
+    expect(example).toBe("1: 1; 2: 1");
+    const typed = "1: 2; 2: EU (Recommended), Asia";
+    const reply = await call(`${gw.url}/v1/channels/text/inbound`, "POST", {
+      conversation: "alice",
+      userId: "alice",
+      text: typed,
+    });
+    expect(reply.body).toMatchObject({ outcome: "answered", questionId: first.body.id });
+    const answered = await call(`${gw.url}/v1/questions/${first.body.id}`, "GET");
+    expect(answered.body.result.answers.answers).toEqual({
+      deploy_target: ["Production"],
+      regions: ["EU (Recommended)", "Asia"],
+    });
+    const second = await call(`${gw.url}/v1/questions`, "POST", { ...input, target: "text:alice" });
+    await call(`${gw.url}/v1/channels/text/inbound`, "POST", {
+      conversation: "alice",
+      userId: "alice",
+      text: "1: other: first line\n2: US\n2: Asia",
+    });
+    const multi = await call(`${gw.url}/v1/questions/${second.body.id}`, "GET");
+    expect(multi.body.result.answers.answers).toEqual({
+      deploy_target: ["first line"],
+      regions: ["US", "Asia"],
+    });
+  });
+
   it("uses the default target, and ends a question undeliverable at once when the webhook fails", async () => {
     const hook = await webhook(500);
     const gw = await testGateway({
