@@ -45,7 +45,7 @@ function getMe(state: State): unknown {
   return {
     ...state.bot,
     can_join_groups: true,
-    can_read_all_group_messages: false,
+    can_read_all_group_messages: !state.privacyMode,
     supports_inline_queries: false,
     can_connect_to_business: false,
     has_main_web_app: false,
@@ -81,8 +81,14 @@ function sendChatAction(_state: State, params: Params): boolean {
   return true;
 }
 
+/**
+ * `getChat`: a user the fake knows (made with `tg.user(...)`) as their private chat, with their names;
+ * a group as made up on first sight. A private chat with someone the fake never saw → "chat not found".
+ */
 function getChat(state: State, params: Params): unknown {
-  return { ...chatFor(state, chatId(params)), accent_color_id: 0, max_reaction_count: 11 };
+  const id = chatId(params);
+  if (id > 0 && !state.users.has(id) && !state.chats.has(id)) throw badRequest("chat not found");
+  return { ...chatFor(state, id), accent_color_id: 0, max_reaction_count: 11 };
 }
 
 function commandsKey(params: Params): string {

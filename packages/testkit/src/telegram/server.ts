@@ -11,6 +11,7 @@ import type {
   DroppedUpdate,
   Failure,
   FakeMessage,
+  TgMessage,
   TgUpdate,
   UserInit,
   WebhookDelivery,
@@ -26,6 +27,11 @@ export interface FakeTelegramOptions {
   botUsername?: string;
   /** Clock for message dates (epoch ms). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Privacy mode, on by default as on Telegram: in groups the bot only gets replies to its messages,
+   * commands and mentions of it. `false` is a bot that reads every group message.
+   */
+  privacyMode?: boolean;
 }
 
 /** A running fake Telegram Bot API. */
@@ -42,6 +48,10 @@ export interface FakeTelegram {
   readonly deliveries: readonly WebhookDelivery[];
   /** Updates given up on: webhook retries exhausted, or excluded by `allowed_updates` (live). */
   readonly dropped: readonly DroppedUpdate[];
+  /** Group messages the bot never received because of privacy mode (live). */
+  readonly withheld: readonly TgMessage[];
+  /** Turns privacy mode on or off (BotFather's /setprivacy); applies to messages sent from now on. */
+  setPrivacyMode(enabled: boolean): void;
   /** The messages of a chat as they stand now (edits applied, deletions gone), oldest first. */
   messages(chatId: number): FakeMessage[];
   /** One message as it stands now. */
@@ -140,7 +150,7 @@ export async function createFakeTelegram(options: FakeTelegramOptions = {}): Pro
   if (!Number.isSafeInteger(botId) || botId <= 0) throw new Error(`fake Telegram: bad token "${token}"`);
   const username = options.botUsername ?? "fake_test_bot";
   const bot = { id: botId, is_bot: true, first_name: "Fake Test Bot", username };
-  const state = createState(token, bot, options.now ?? Date.now);
+  const state = createState(token, bot, options.now ?? Date.now, options.privacyMode ?? true);
   const stopSignal = new AbortController();
   const pump = createWebhookPump(state, (method, params) => invoke(state, method, params, stopSignal.signal));
   state.listeners.add(pump.kick);
@@ -165,6 +175,10 @@ export async function createFakeTelegram(options: FakeTelegramOptions = {}): Pro
     callbackAnswers: state.callbackAnswers,
     deliveries: state.deliveries,
     dropped: state.dropped,
+    withheld: state.withheld,
+    setPrivacyMode(enabled) {
+      state.privacyMode = enabled;
+    },
     messages: (chatId) => [...(state.messages.get(chatId)?.values() ?? [])].map(toFakeMessage),
     message(chatId, messageId) {
       const stored = findMessage(state, chatId, messageId);

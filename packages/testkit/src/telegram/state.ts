@@ -44,6 +44,12 @@ export interface State {
   deliveries: WebhookDelivery[];
   dropped: DroppedUpdate[];
   chats: Map<number, TgChat>;
+  /** Every user made with {@link FakeTelegram.user}, by id (what `getChat` knows about people). */
+  users: Map<number, TgUser>;
+  /** Group messages privacy mode kept from the bot. */
+  withheld: TgMessage[];
+  /** Privacy mode (Telegram's default): in groups the bot gets only replies to it, commands and mentions. */
+  privacyMode: boolean;
   messages: Map<number, Map<number, StoredMessage>>;
   lastMessageId: Map<number, number>;
   /** Unconfirmed updates, oldest first. */
@@ -66,7 +72,7 @@ export interface State {
 }
 
 /** Creates an empty world for a bot. */
-export function createState(token: string, bot: TgUser, now: () => number): State {
+export function createState(token: string, bot: TgUser, now: () => number, privacyMode = true): State {
   return {
     token,
     bot,
@@ -76,6 +82,9 @@ export function createState(token: string, bot: TgUser, now: () => number): Stat
     deliveries: [],
     dropped: [],
     chats: new Map(),
+    users: new Map(),
+    withheld: [],
+    privacyMode,
     messages: new Map(),
     lastMessageId: new Map(),
     queue: [],
@@ -129,21 +138,26 @@ export function nextChange(state: State, ms: number, signal: AbortSignal): Promi
   });
 }
 
+/** The private chat with a user: their names, as `getChat` shows them. */
+export function privateChat(user: TgUser): TgChat {
+  const chat: TgChat = { id: user.id, type: "private", first_name: user.first_name };
+  if (user.last_name !== undefined) chat.last_name = user.last_name;
+  if (user.username !== undefined) chat.username = user.username;
+  return chat;
+}
+
 /** The chat with this id, made up on first sight: private for positive ids, else a (super)group. */
 export function chatFor(state: State, id: number, privateWith?: TgUser, forum = false): TgChat {
   const known = state.chats.get(id);
   if (known) {
     if (forum && known.type === "supergroup") known.is_forum = true;
-    if (privateWith && known.type === "private") {
-      known.first_name = privateWith.first_name;
-      if (privateWith.username !== undefined) known.username = privateWith.username;
-    }
+    if (privateWith && known.type === "private") Object.assign(known, privateChat(privateWith));
     return known;
   }
   let chat: TgChat;
   if (id > 0) {
-    chat = { id, type: "private", first_name: privateWith?.first_name ?? `User ${id}` };
-    if (privateWith?.username !== undefined) chat.username = privateWith.username;
+    const person = privateWith ?? state.users.get(id);
+    chat = person ? privateChat(person) : { id, type: "private", first_name: `User ${id}` };
   } else if (id <= -1_000_000_000_000 || forum) {
     chat = { id, type: "supergroup", title: `Fake supergroup ${-id}` };
     if (forum) chat.is_forum = true;

@@ -19,6 +19,7 @@ export interface TgChat {
   type: "private" | "group" | "supergroup";
   title?: string;
   first_name?: string;
+  last_name?: string;
   username?: string;
   is_forum?: boolean;
 }

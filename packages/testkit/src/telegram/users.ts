@@ -1,11 +1,13 @@
 /** Fake users: they write messages and tap buttons, which become updates for the bot. */
-import { commandEntities } from "./format.ts";
+import { commandEntities, withMentions } from "./format.ts";
 import { asInlineKeyboard } from "./markup.ts";
+import { reachesBot } from "./privacy.ts";
 import {
   chatFor,
   enqueue,
   findMessage,
   nextMessageId,
+  notify,
   type State,
   shallow,
   storeMessage,
@@ -38,7 +40,8 @@ export interface FakeUser {
   readonly user: TgUser;
   /**
    * Writes `text` in a chat: a private chat when `chatId` is the user's id, else a group. Enqueues a
-   * `message` update and returns the message.
+   * `message` update and returns the message — in a group with privacy mode on, only when the message
+   * replies to the bot, carries a command for it or mentions it (else it lands in `withheld`).
    */
   sendText(chatId: number, text: string, options?: SendTextOptions): TgMessage;
   /** Taps the inline button with this `callback_data`; enqueues a `callback_query` and returns its id. */
@@ -52,6 +55,7 @@ export interface FakeUser {
 /** Creates a {@link FakeUser} acting in `state`. */
 export function createFakeUser(state: State, init: UserInit): FakeUser {
   const user: TgUser = { is_bot: false, ...init };
+  state.users.set(user.id, user);
   const buttons = (chatId: number, messageId: number) => {
     const stored = findMessage(state, chatId, messageId);
     if (!stored) throw new Error(`fake Telegram: no message ${messageId} in chat ${chatId}`);
@@ -103,10 +107,14 @@ export function createFakeUser(state: State, init: UserInit): FakeUser {
           throw new Error(`fake Telegram: no message ${options.replyTo} in chat ${chatId} to reply to`);
         message.reply_to_message = shallow(target.message);
       }
-      const entities = commandEntities(text);
+      const entities = withMentions(text, commandEntities(text));
       if (entities.length > 0) message.entities = entities;
       storeMessage(state, { message, sourceText: text });
-      enqueue(state, { message });
+      if (reachesBot(state, message)) enqueue(state, { message });
+      else {
+        state.withheld.push(structuredClone(message));
+        notify(state);
+      }
       return structuredClone(message);
     },
     tap,
