@@ -10,6 +10,7 @@ import { Api, type Bot, type Context } from "grammy";
 import { type ChatRef, parseConversation } from "./conversation.ts";
 import { deliveryError, isSettledEditError } from "./errors.ts";
 import { createInbound } from "./inbound.ts";
+import { lookUpName } from "./names.ts";
 import { renderPlain, renderPrompt } from "./render.ts";
 import { type RetryOptions, retryTransformer } from "./retry.ts";
 
@@ -72,6 +73,8 @@ export function createTelegramChannel<C extends Context>(
   const logger = options.logger ?? consoleLogger;
   const api = new Api(options.bot.token, options.bot.api.options);
   api.config.use(retryTransformer(options.retry));
+  // Names are looked up while a question is created: one try, no retries that would hold it up.
+  const lookup = new Api(options.bot.token, options.bot.api.options);
 
   options.bot.use(
     createInbound<C>({
@@ -88,7 +91,8 @@ export function createTelegramChannel<C extends Context>(
     capabilities: { buttons: true, edit: true, privateNotices: false },
     async deliver(request) {
       const chat = chatOrThrow(request.record.target?.conversation);
-      const { html, replyMarkup } = renderPrompt(request);
+      // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.
+      const { html, replyMarkup } = renderPrompt({ ...request, replyToMessage: chat.chatId < 0 });
       try {
         const sent = await api.sendMessage(chat.chatId, html, {
           parse_mode: "HTML",
@@ -131,6 +135,7 @@ export function createTelegramChannel<C extends Context>(
         throw deliveryError(error, "sendMessage");
       }
     },
+    displayName: (userId, conversation) => lookUpName(lookup, userId, conversation),
   };
   return { channel, api };
 }

@@ -20,7 +20,9 @@ import {
   INPUT_FIELD_PLACEHOLDER_MAX_CHARS,
   UPDATE_DEDUPE_CAPACITY,
 } from "./limits.ts";
+import { displayNameOf } from "./names.ts";
 import { clip, escapeHtml, renderPlain } from "./render.ts";
+import { replyText } from "./reply-text.ts";
 
 /** What the inbound side needs from the channel. */
 export interface InboundOptions {
@@ -64,28 +66,12 @@ export function chatOf(message: MaybeInaccessibleMessage): ChatRef {
   return threadId === undefined ? { chatId: message.chat.id } : { chatId: message.chat.id, threadId };
 }
 
-/** How a person is named in summaries and refusals: `@username`, else their name. */
-export function displayNameOf(user: User): string {
-  if (user.username) return `@${user.username}`;
-  return [user.first_name, user.last_name].filter(Boolean).join(" ");
-}
-
 /** The user's locale when ask-user has a catalogue for it, else the configured default. */
 export function localeOf(user: User, fallback: string | undefined): string | undefined {
   const code = user.language_code;
   const language = code?.toLowerCase().split(/[-_]/)[0];
   if (code && language && messagesFor(code).locale === language) return code;
   return fallback;
-}
-
-/** The leading `/command` of a message: its name, and the bot it addresses (`/skip@my_bot`). */
-function leadingCommand(message: Message): { name: string; bot?: string; rest: string } | undefined {
-  const text = message.text ?? "";
-  const entity = message.entities?.find((e) => e.type === "bot_command" && e.offset === 0);
-  if (!entity) return undefined;
-  const [name = "", bot] = text.slice(1, entity.length).split("@");
-  const rest = text.slice(entity.length);
-  return bot === undefined ? { name, rest } : { name, bot, rest };
 }
 
 /**
@@ -146,14 +132,8 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
   composer.on("message:text", async (ctx, next) => {
     const message = ctx.message;
     if (message.from.is_bot) return next();
-    let text = message.text;
-    const command = leadingCommand(message);
-    if (command) {
-      const forUs = command.bot === undefined || command.bot.toLowerCase() === ctx.me.username.toLowerCase();
-      // Commands belong to the host bot, except /skip (or /skip@this_bot).
-      if (!forUs || command.name.toLowerCase() !== "skip") return next();
-      text = `/${command.name}${command.rest}`;
-    }
+    const text = replyText(message, ctx.me.username);
+    if (text === undefined) return next();
     const locale = localeOf(message.from, options.defaultLocale);
     const replyTo = message.reply_to_message?.message_id;
     let outcome: InboundOutcome;
@@ -203,8 +183,9 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
       chatType === "private"
         ? ""
         : `<a href="tg://user?id=${from.id}">${escapeHtml(clip(from.first_name, 64))}</a>: `;
+    let sent: Message.TextMessage;
     try {
-      await api.sendMessage(chat.chatId, `${mention}${renderPlain(outcome.text, 3000)}`, {
+      sent = await api.sendMessage(chat.chatId, `${mention}${renderPlain(outcome.text, 3000)}`, {
         parse_mode: "HTML",
         ...(chat.threadId === undefined ? {} : { message_thread_id: chat.threadId }),
         reply_parameters: { message_id: questionMessageId, allow_sending_without_reply: true },
@@ -216,6 +197,20 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
       });
     } catch (error) {
       logger.warn({ channel: name, err: describeError(error) }, "could not ask for the Other… answer");
+      return;
+    }
+    // A reply to this prompt belongs to this question, even when others are pending or it has ended.
+    try {
+      await options.broker().rememberMessage(outcome.record.id, {
+        channel: name,
+        conversation: formatConversation(chat),
+        messageId: String(sent.message_id),
+      });
+    } catch (error) {
+      logger.error(
+        { channel: name, questionId: outcome.record.id, err: describeError(error) },
+        "could not remember the Other… prompt",
+      );
     }
   }
 

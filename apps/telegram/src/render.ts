@@ -138,11 +138,17 @@ export interface PromptRequest {
   text: string;
   /** True for native buttons (one single-select question). */
   buttons: boolean;
+  /**
+   * The readable text says to reply to the message: in groups, where privacy mode passes the bot only
+   * replies to its own messages (and commands and mentions).
+   */
+  replyToMessage?: boolean;
 }
 
 /**
  * The question message: with `buttons`, the header in bold, the question, the numbered options with
- * their descriptions and the deadline (UTC), over an inline keyboard; otherwise core's readable text.
+ * their descriptions and the deadline (UTC), over an inline keyboard; otherwise core's readable text
+ * (rendered again with "Reply to this message to answer." when `replyToMessage`).
  *
  * @example
  * const { html, replyMarkup } = renderPrompt(request);
@@ -165,11 +171,19 @@ export function renderPrompt(request: PromptRequest): RenderedMessage {
     }
     return { html: escapeHtml(clip(last, MESSAGE_TEXT_MAX_CHARS)), replyMarkup };
   }
-  const given = defuseMentions(request.text);
+  const options = {
+    locale,
+    expiresAt: record.expiresAt,
+    now,
+    replyToMessage: request.replyToMessage === true,
+  };
+  const given = defuseMentions(
+    options.replyToMessage ? renderPromptText(record.prompt, options) : request.text,
+  );
   if (given.length <= MESSAGE_TEXT_MAX_CHARS) return { html: escapeHtml(given) };
   let last = given;
   for (const prompt of shortenings(record.prompt)) {
-    last = defuseMentions(renderPromptText(prompt, { locale, expiresAt: record.expiresAt, now }));
+    last = defuseMentions(renderPromptText(prompt, options));
     if (last.length <= MESSAGE_TEXT_MAX_CHARS) return { html: escapeHtml(last) };
   }
   return { html: escapeHtml(clip(last, MESSAGE_TEXT_MAX_CHARS)) };

@@ -6,7 +6,7 @@ import {
   type Channel,
   consoleLogger,
 } from "@ask-user/core";
-import { Bot } from "grammy";
+import { Bot, type Context } from "grammy";
 import { createTelegramChannel } from "./channel.ts";
 import { describeError } from "./errors.ts";
 import {
@@ -35,12 +35,20 @@ export interface RunTelegramOptions {
   logger?: TelegramLogger;
   /** Retry bounds of the channel's Bot API calls (tests shorten them). */
   retry?: RetryOptions;
+  /**
+   * Your own handlers, registered on the bot after the channel and before the last handler, which
+   * answers every button tap nobody handled (so no client keeps spinning).
+   */
+  handlers?: (bot: Bot) => void;
 }
 
 /** A running Telegram channel. */
 export interface RunningTelegram {
   channel: Channel;
-  /** The grammY bot it runs (add your own handlers if you like). */
+  /**
+   * The grammY bot it runs. Handlers added to it now come after the one that answers unhandled taps,
+   * so they get no callback queries: pass them as `handlers` instead.
+   */
   bot: Bot;
   /** One banner line: `telegram (@my_bot, long polling)`. */
   describe: string;
@@ -94,8 +102,21 @@ export function readTelegramEnv(env: Record<string, string | undefined>): Config
 }
 
 /**
+ * The last handler: a tap on a button that nobody handled (another bot's or an old keyboard's
+ * `callback_data`) is answered without text, so the person's client stops spinning.
+ */
+async function answerUnhandledTap(ctx: Context, logger: TelegramLogger): Promise<void> {
+  try {
+    await ctx.answerCallbackQuery();
+  } catch (error) {
+    logger.warn({ channel: "telegram", err: describeError(error) }, "could not answer a callback query");
+  }
+}
+
+/**
  * Builds a grammY bot from the environment, mounts the channel and starts it: long polling, or a webhook
  * server when `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET` are set. Resolves once updates flow.
+ * Taps nothing handled (not the channel's, nor your `handlers`') are answered without text.
  *
  * @example
  * let askUser: AskUserBroker | undefined;
@@ -122,6 +143,8 @@ export async function runTelegram(options: RunTelegramOptions): Promise<RunningT
     logger,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
+  options.handlers?.(bot);
+  bot.on("callback_query", (ctx) => answerUnhandledTap(ctx, logger));
   await bot.init();
   const username = `@${bot.botInfo.username}`;
 

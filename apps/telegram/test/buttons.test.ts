@@ -170,14 +170,15 @@ describe.each(MODES)("buttons (%s)", (mode) => {
     await running.tg.waitUntil(() =>
       running.tg.messages(chatId).find((m) => m.text === "Welcome to the host bot"),
     );
-    const bob = running.tg.user(BOB);
-    bob.sendText(chatId, "lunch?");
-    await running.tg.waitUntil(() =>
-      running.tg.messages(chatId).find((m) => m.text === "host heard: lunch?"),
-    );
     const hostMessage = await running.bot.api.sendMessage(chatId, "Ping?", {
       reply_markup: { inline_keyboard: [[{ text: "Ping", callback_data: "host:ping" }]] },
     });
+    // In a group (privacy mode) the bot only gets what replies to it: Bob answers the host's message.
+    const bob = running.tg.user(BOB);
+    bob.sendText(chatId, "lunch?", { replyTo: hostMessage.message_id });
+    await running.tg.waitUntil(() =>
+      running.tg.messages(chatId).find((m) => m.text === "host heard: lunch?"),
+    );
     const query = ada.press(chatId, hostMessage.message_id, "Ping");
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "pong" });
     expect((await running.broker.get(record.id))?.status).toBe("pending");

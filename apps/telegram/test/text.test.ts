@@ -155,14 +155,15 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     });
     expect(message.message_thread_id).toBe(7);
 
-    const elsewhere = ada.sendText(chatId, "2", { threadId: 8 });
+    // Privacy mode: in a group the bot gets mentions of it and replies to its messages only.
+    const elsewhere = ada.sendText(chatId, "@ask_user_test_bot 2", { threadId: 8 });
     const host = await running.tg.waitUntil(() =>
       botMessages(running.tg, chatId).find((m) => m.message_id > elsewhere.message_id),
     );
     expect([host.text, host.message_thread_id]).toEqual(["host", 8]);
     expect((await running.broker.get(record.id))?.status).toBe("pending");
 
-    const sent = ada.sendText(chatId, "2", { threadId: 7 });
+    const sent = ada.sendText(chatId, "2", { threadId: 7, replyTo: message.message_id });
     expect(await result(running, record.id)).toMatchObject({
       answers: { answers: { deploy_target: ["Production"] } },
     });

@@ -6,6 +6,7 @@ import {
   badRequest,
   charCount,
   chatId,
+  int,
   isObject,
   optBool,
   optInt,
@@ -91,6 +92,18 @@ function getChat(state: State, params: Params): unknown {
   return { ...chatFor(state, id), accent_color_id: 0, max_reaction_count: 11 };
 }
 
+/**
+ * `getChatMember` in a group: any user the fake knows counts as a member there; someone it never saw →
+ * "user not found". In a private chat, only its own user is a member.
+ */
+function getChatMember(state: State, params: Params): unknown {
+  const chat = chatId(params);
+  const userId = int(params, "user_id");
+  const user = state.users.get(userId);
+  if (!user || (chat > 0 && chat !== userId)) throw badRequest("user not found");
+  return { status: "member", user: { ...user } };
+}
+
 function commandsKey(params: Params): string {
   const scope = optJson(params, "scope", "scope JSON object");
   return JSON.stringify([
@@ -132,6 +145,7 @@ export const methods: Record<string, Handler> = {
   answercallbackquery: answerCallbackQuery,
   sendchataction: sendChatAction,
   getchat: getChat,
+  getchatmember: getChatMember,
   setmycommands: setMyCommands,
   getmycommands: (state, params) => state.commands.get(commandsKey(params)) ?? [],
   deletemycommands: (state, params) => state.commands.delete(commandsKey(params)) || true,

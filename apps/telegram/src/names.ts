@@ -1,0 +1,44 @@
+/** How the channel names people (SPEC §5: the user's name, never a bare numeric id). */
+import type { Api } from "grammy";
+import type { User } from "grammy/types";
+import { parseConversation } from "./conversation.ts";
+
+/** The parts of a `User` (or a private `Chat`) that name a person. */
+export type NamedPerson = Pick<User, "first_name" | "last_name" | "username">;
+
+/**
+ * How a person is named in summaries and refusals: `@username`, else their name (`Ada Lovelace`).
+ *
+ * @example displayNameOf({ first_name: "Ada", username: "ada" }) // "@ada"
+ */
+export function displayNameOf(person: NamedPerson): string {
+  if (person.username) return `@${person.username}`;
+  return [person.first_name, person.last_name].filter(Boolean).join(" ");
+}
+
+/**
+ * The name of the Telegram user `userId` without notifying them: `getChat` (their private chat with the
+ * bot), else, in a group, `getChatMember`. `undefined` when Telegram knows no such user or fails.
+ */
+export async function lookUpName(
+  api: Api,
+  userId: string,
+  conversation: string | undefined,
+): Promise<string | undefined> {
+  const id = Number(userId);
+  if (!/^\d+$/.test(userId) || !Number.isSafeInteger(id)) return undefined;
+  try {
+    const chat = await api.getChat(id);
+    if (chat.type === "private") return displayNameOf(chat) || undefined;
+  } catch {
+    // Not a chat the bot knows: try the group the question is in.
+  }
+  const group = parseConversation(conversation);
+  if (!group || group.chatId > 0) return undefined;
+  try {
+    const member = await api.getChatMember(group.chatId, id);
+    return displayNameOf(member.user) || undefined;
+  } catch {
+    return undefined;
+  }
+}
