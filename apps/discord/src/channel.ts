@@ -11,10 +11,11 @@ import {
   RESTJSONErrorCodes,
   type SendableChannels,
 } from "discord.js";
-import { parseTarget } from "./conversation.ts";
+import { dmConversation, parseTarget } from "./conversation.ts";
 import { type DiscordLogger, type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { DEFER_AFTER_MS } from "./limits.ts";
-import { missingIntentHint, renderButtonPrompt, renderNotice, renderTextPrompt } from "./render.ts";
+import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
+import { missingIntentHint, renderButtonPrompt, renderTextPrompt } from "./render.ts";
 
 /** Options of {@link createDiscordChannel}. */
 export interface DiscordChannelOptions {
@@ -28,6 +29,12 @@ export interface DiscordChannelOptions {
   logger?: DiscordLogger;
   /** Defer a tap the broker has not decided after this long (a slow store). Default 1500 ms. */
   deferAfterMs?: number;
+  /**
+   * Only for a client the channel owns (the standalone runner, `runDiscord`): a button or modal that is
+   * not ask-user's and that no other listener answered within `deferAfterMs` is acknowledged (deferred),
+   * so its user does not see "This interaction failed". Never set it on a host's client. Default false.
+   */
+  acknowledgeUnhandled?: boolean;
   /**
    * Called with each message that answered no question (bots' included), for hosts that want to handle
    * only those; the host's own `messageCreate` listeners see every message anyway.
@@ -117,6 +124,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
     inPlace: new Map(),
     updated: new Map(),
+    acknowledgeUnhandled: options.acknowledgeUnhandled ?? false,
     contentMissing: warnMissingIntent,
     onUnhandledMessage: options.onUnhandledMessage,
   };
@@ -137,7 +145,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
       const message = await target.send({ ...payload, allowedMentions: NO_MENTIONS });
       return { messageId: message.id };
     },
-    async finalize({ delivery, summary }) {
+    async finalize({ record, delivery, summary }) {
       // A tap that resolved the question updates its message in place (type 7): no second edit.
       const taps = ctx.inPlace.get(delivery.messageId);
       if (taps && (await Promise.all([...taps])).some(Boolean)) return;
@@ -145,7 +153,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
       try {
         const target = await channelFor(client, delivery.conversation);
         await target.messages.edit(delivery.messageId, {
-          content: renderNotice(summary),
+          content: renderSummaryNotice(summary, record.resolvedBy, name),
           components: [],
           allowedMentions: NO_MENTIONS,
         });
@@ -160,8 +168,9 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
         // No ephemeral messages outside interactions: tell the person in their DM instead.
         try {
           const dm = await client.users.createDM(userId);
-          await dm.send({ content, allowedMentions: NO_MENTIONS });
-          return undefined;
+          const sent = await dm.send({ content, allowedMentions: NO_MENTIONS });
+          // A reply to it comes from the DM, so that is where it is remembered.
+          return { messageId: sent.id, conversation: dmConversation(userId) };
         } catch (error) {
           logger.warn({ channel: name, userId, err: String(error) }, "Discord: private notice by DM failed");
         }
@@ -172,6 +181,10 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
         ...(replyTo === undefined ? {} : { reply: { messageReference: replyTo, failIfNotExists: false } }),
       });
       return { messageId: message.id };
+    },
+    async displayName(userId) {
+      // `<@id>`: every client shows the name; every message is sent with mentions suppressed.
+      return mentionOf(userId);
     },
   };
 

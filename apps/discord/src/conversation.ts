@@ -7,7 +7,8 @@
 /** A parsed target. */
 export type DiscordTarget = { kind: "channel"; id: string } | { kind: "user"; id: string };
 
-const SNOWFLAKE = /^\d{15,21}$/;
+/** A Discord id (user, channel, message): 15–21 digits. */
+export const SNOWFLAKE = /^\d{15,21}$/;
 
 /**
  * Reads a conversation id: `123…` or `channel:123…` (a channel or thread), `user:123…` (a DM), also

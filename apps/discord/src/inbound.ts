@@ -3,25 +3,21 @@
  * submissions go to `broker.handleAction` and are answered within Discord's 3 s; text messages go to
  * `broker.handleReply`, which answers through the channel's `notify`.
  */
+import { type AskUserBroker, type DecodedAction, decodeAction } from "@ask-user/core";
 import {
-  type AskUserBroker,
-  type DecodedAction,
-  decodeAction,
-  type InboundOutcome,
-  isTerminal,
-  renderSummary,
-} from "@ask-user/core";
-import {
-  type ButtonInteraction,
   type Client,
+  DiscordAPIError,
   type Interaction,
   type Message,
   MessageFlags,
   MessageReferenceType,
-  type ModalSubmitInteraction,
+  RESTJSONErrorCodes,
 } from "discord.js";
 import { dmConversation } from "./conversation.ts";
-import { ANSWER_INPUT_ID, renderNotice, renderOtherModal } from "./render.ts";
+import { nameOf } from "./notice.ts";
+import { ANSWER_INPUT_ID } from "./render.ts";
+import { replyText } from "./reply-text.ts";
+import { answer, answerDeferred, modalFor, type OurInteraction } from "./respond.ts";
 
 /** Where the channel reports trouble (pino-compatible: details first, then the message). */
 export interface DiscordLogger {
@@ -41,14 +37,16 @@ export interface InboundContext {
   inPlace: Map<string, Set<Promise<boolean>>>;
   /** Messages a tap already turned into the summary (bounded, oldest dropped first). */
   updated: Map<string, true>;
+  /**
+   * Standalone only (the client is ours): acknowledge a button or modal that is not ours and that no
+   * other listener answered within `deferAfterMs`, so the user does not see "This interaction failed".
+   */
+  acknowledgeUnhandled: boolean;
   /** Called when a guild message arrives without content (no Message Content intent). */
   contentMissing(): void;
   onUnhandledMessage?: ((message: Message) => void) | undefined;
 }
 
-type OurInteraction = ButtonInteraction | ModalSubmitInteraction;
-
-const NO_MENTIONS = { parse: [] } as const;
 const SLOW = Symbol("slow");
 
 function describe(error: unknown): string {
@@ -60,71 +58,6 @@ function conversationOf(
   userId: string,
 ): string {
   return source.guildId === null ? dmConversation(userId) : (source.channelId ?? "");
-}
-
-/** Whether the outcome ended the question (the message then shows the summary). */
-function resolves(outcome: InboundOutcome): outcome is Extract<InboundOutcome, { record: unknown }> {
-  return (outcome.kind === "answered" || outcome.kind === "skipped") && isTerminal(outcome.record.status);
-}
-
-function summaryOf(outcome: InboundOutcome): string {
-  if (!("record" in outcome) || !outcome.record) return "";
-  return renderNotice(renderSummary(outcome.record, { locale: outcome.record.locale }));
-}
-
-/** The modal for an Other… tap: for the tapped question when known, else a generic one. */
-function modalFor(interaction: OurInteraction, decoded: DecodedAction, outcome?: InboundOutcome) {
-  const record = outcome && "record" in outcome ? outcome.record : undefined;
-  const index = record ? record.tokens.indexOf(decoded.token) : -1;
-  const question = record?.prompt.questions[index];
-  return renderOtherModal(interaction.customId, question, interaction.locale);
-}
-
-/** Answers a decided tap or submission in time: update in place, modal, or an ephemeral reply. */
-async function answer(
-  interaction: OurInteraction,
-  decoded: DecodedAction,
-  outcome: InboundOutcome,
-): Promise<boolean> {
-  if (outcome.kind === "awaiting_text" && interaction.isButton()) {
-    await interaction.showModal(modalFor(interaction, decoded, outcome));
-    return false;
-  }
-  const bound = interaction.isButton() || interaction.isFromMessage();
-  if (resolves(outcome) && bound) {
-    await interaction.update({ content: summaryOf(outcome), components: [], allowedMentions: NO_MENTIONS });
-    return true;
-  }
-  const text = "text" in outcome ? outcome.text : "";
-  await interaction.reply({
-    content: renderNotice(text),
-    flags: MessageFlags.Ephemeral,
-    allowedMentions: NO_MENTIONS,
-  });
-  return false;
-}
-
-/** Answers after a deferral: edit the message (it was deferred as an update), or an ephemeral follow-up. */
-async function answerDeferred(
-  interaction: OurInteraction,
-  outcome: InboundOutcome,
-  asUpdate: boolean,
-): Promise<boolean> {
-  if (resolves(outcome) && asUpdate) {
-    await interaction.editReply({
-      content: summaryOf(outcome),
-      components: [],
-      allowedMentions: NO_MENTIONS,
-    });
-    return true;
-  }
-  const content = renderNotice("text" in outcome ? outcome.text : "");
-  if (asUpdate) {
-    await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-  } else {
-    await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
-  }
-  return false;
 }
 
 function textOf(interaction: OurInteraction): string | undefined {
@@ -154,14 +87,17 @@ async function onAction(
 ): Promise<void> {
   const text = textOf(interaction);
   const locale = interaction.locale ?? interaction.guildLocale ?? undefined;
+  // Other… opens a modal: nothing is stored until it is submitted (dismissing it leaves nothing behind).
+  const opensModal = decoded.action.kind === "other" && interaction.isButton();
   const event = {
     channel: ctx.name,
     conversation: conversationOf(interaction, interaction.user.id),
     userId: interaction.user.id,
-    displayName: `@${interaction.user.username}`,
+    displayName: nameOf(interaction.user),
     data: interaction.customId,
     ...(text === undefined ? {} : { text }),
     ...(locale === undefined ? {} : { locale }),
+    ...(opensModal ? { opensModal: true } : {}),
   };
   const messageId = interaction.message?.id;
   let settle: (updated: boolean) => void = () => undefined;
@@ -182,7 +118,7 @@ async function onAction(
     });
     const first = await Promise.race([work, slow]).finally(() => clearTimeout(timer));
     if (first !== SLOW) {
-      updated = await answer(interaction, decoded, first);
+      updated = await answer(ctx.name, interaction, decoded, first);
     } else if (decoded.action.kind === "other" && interaction.isButton()) {
       // A modal must be the first response: show it now; the submission is checked like any answer.
       await interaction.showModal(modalFor(interaction, decoded));
@@ -191,7 +127,7 @@ async function onAction(
       const asUpdate = interaction.isButton() || interaction.isFromMessage();
       if (asUpdate) await interaction.deferUpdate();
       else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      updated = await answerDeferred(interaction, await work, asUpdate);
+      updated = await answerDeferred(ctx.name, interaction, await work, asUpdate);
     }
   } catch (error) {
     ctx.logger.warn(
@@ -211,20 +147,41 @@ async function onAction(
   }
 }
 
-/** The `interactionCreate` listener: only our buttons and modals (core's payload codec) are handled. */
+/** Defers a component interaction nobody answered in time (standalone runner: no host handles it). */
+async function acknowledgeLater(ctx: InboundContext, interaction: OurInteraction): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
+  if (interaction.replied || interaction.deferred) return;
+  if (!interaction.isButton() && !interaction.isFromMessage()) return;
+  try {
+    await interaction.deferUpdate();
+  } catch (error) {
+    // Answered meanwhile by someone else (40060): nothing to do.
+    if (
+      error instanceof DiscordAPIError &&
+      error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
+    )
+      return;
+    ctx.logger.warn(
+      {
+        channel: ctx.name,
+        interactionId: interaction.id,
+        customId: interaction.customId,
+        err: describe(error),
+      },
+      "could not acknowledge a Discord interaction",
+    );
+  }
+}
+
+/**
+ * The `interactionCreate` listener: our buttons and modals (core's payload codec) are handled; others
+ * are left to the host (or, standalone, acknowledged when nobody answered them).
+ */
 export function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
   if (!interaction.isButton() && !interaction.isModalSubmit()) return Promise.resolve();
   const decoded = decodeAction(interaction.customId);
-  if (!decoded) return Promise.resolve();
-  return onAction(ctx, interaction, decoded);
-}
-
-/** The message's text without mentions of the bot (`<@id>` / `<@!id>`). */
-function textWithoutBot(message: Message, botId: string): string {
-  return message.content
-    .replace(new RegExp(`<@!?${botId}>`, "g"), " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  if (decoded) return onAction(ctx, interaction, decoded);
+  return ctx.acknowledgeUnhandled ? acknowledgeLater(ctx, interaction) : Promise.resolve();
 }
 
 /** The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored. */
@@ -249,7 +206,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<boolean
     ctx.contentMissing();
     return false;
   }
-  const text = textWithoutBot(message, botId);
+  const text = replyText(message.content, botId);
   if (text === "") return false;
   const reference = message.reference;
   const replyTo =
@@ -263,7 +220,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<boolean
       channel: ctx.name,
       conversation: conversationOf(message, message.author.id),
       userId: message.author.id,
-      displayName: `@${message.author.username}`,
+      displayName: nameOf(message.author),
       text,
       messageId: message.id,
       ...(replyTo === undefined ? {} : { replyTo }),

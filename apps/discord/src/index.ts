@@ -11,6 +11,7 @@ export { type DiscordTarget, dmConversation, parseTarget } from "./conversation.
 export type { DiscordLogger } from "./inbound.ts";
 export * as discordLimits from "./limits.ts";
 export { type MainIo, main } from "./main.ts";
+export { mentionOf, nameOf, renderNotice, renderSummaryNotice } from "./notice.ts";
 export {
   ANSWER_INPUT_ID,
   deadlineText,
@@ -20,11 +21,11 @@ export {
   type RenderedMessage,
   renderButtonPrompt,
   renderButtons,
-  renderNotice,
   renderOtherModal,
   renderTextPrompt,
   shorten,
 } from "./render.ts";
+export { replyText } from "./reply-text.ts";
 export {
   type DiscordEnv,
   type RunDiscordOptions,

@@ -63,7 +63,8 @@ export function escapeMarkdown(text: string): string {
     .replace(/@(everyone|here)/gi, "@\u200b$1");
 }
 
-function chars(text: string): number {
+/** Length in code points, as Discord counts `content`. */
+export function chars(text: string): number {
   let n = 0;
   for (const _ of text) n++;
   return n;
@@ -244,11 +245,6 @@ export function renderOtherModal(
       },
     ],
   };
-}
-
-/** A summary, confirmation or refusal as message content: escaped and within 2000 characters. */
-export function renderNotice(text: string): string {
-  return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
 }
 
 /** The line guild prompts carry while the bot cannot read ordinary messages (no Message Content intent). */

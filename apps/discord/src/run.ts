@@ -27,7 +27,10 @@ export interface RunningDiscord {
   channel: Channel;
   /** One banner line, e.g. `discord (@ask_bot, gateway)`. */
   describe: string;
-  /** The client it logged in (for hosts that want to add listeners). */
+  /**
+   * The client it logged in (for hosts that want to add listeners). The client is the channel's own, so
+   * a button or modal that no listener answers within `deferAfterMs` is acknowledged for its user.
+   */
   client: Client;
   stop(): Promise<void>;
 }
@@ -73,7 +76,9 @@ async function login(client: Client, token: string): Promise<void> {
 /**
  * Starts the Discord channel from the environment: a discord.js client with the Guilds, GuildMessages,
  * DirectMessages and MessageContent intents and `Partials.Channel`. If Discord refuses the privileged
- * MessageContent intent (close code 4014), it logs that once and connects without it.
+ * MessageContent intent (close code 4014), it logs that once and connects without it. The client is the
+ * channel's own: buttons and modals that are not ask-user's and that nobody answered are acknowledged,
+ * so their users do not see "This interaction failed".
  *
  * @example
  * const discord = await runDiscord({ env: process.env, broker: () => askUser });
@@ -93,6 +98,7 @@ export async function runDiscord(options: RunDiscordOptions): Promise<RunningDis
       client,
       broker: options.broker,
       logger,
+      acknowledgeUnhandled: true,
       ...(options.deferAfterMs === undefined ? {} : { deferAfterMs: options.deferAfterMs }),
     });
     try {

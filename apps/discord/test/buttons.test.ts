@@ -10,6 +10,7 @@ import {
   createWorld,
   DEPLOY,
   expectSummary,
+  mention,
   promptIn,
   setup,
   type World,
@@ -22,11 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeWorld(world));
 
-const creator = (user: { id: string; username: string }) => ({
-  channel: "discord",
-  userId: user.id,
-  displayName: `@${user.username}`,
-});
+// The creator as a host passes it: the channel names them (`<@id>`).
+const creator = (user: { id: string; username: string }) => ({ channel: "discord", userId: user.id });
 
 describe("a single-select question in a guild channel", () => {
   it("shows the question, the descriptions, a Discord timestamp and the buttons in action rows", async () => {
@@ -76,7 +74,7 @@ describe("a single-select question in a guild channel", () => {
       expect(await asked).toEqual({ status: "answered", answers: { answers: { deploy_target: [label] } } });
       expect((await world.discord.waitForResponse(tap)).type).toBe(7);
       const after = world.discord.message(channelId, prompt.id);
-      expect(after?.content).toBe(`✅ Deploy: ${label.replace(/[()]/g, "$&")} — @alice`);
+      expect(after?.content).toBe(`✅ Deploy: ${label.replace(/[()]/g, "$&")} — ${mention(ALICE)}`);
       expect(after?.components).toEqual([]);
       await broker.idle();
       // The tap already updated the message: finalize did not edit it again.
@@ -116,7 +114,7 @@ describe("a single-select question in a guild channel", () => {
     });
     expect((await world.discord.waitForResponse(submit)).type).toBe(7);
     expect(world.discord.message(channelId, prompt.id)).toMatchObject({
-      content: "✅ Deploy: Canary on eu-west — @alice",
+      content: `✅ Deploy: Canary on eu-west — ${mention(ALICE)}`,
       components: [],
     });
   });
@@ -132,7 +130,7 @@ describe("a single-select question in a guild channel", () => {
     world.discord.user(ALICE).click(channelId, prompt.id, "Skip");
 
     expect(await asked).toEqual({ status: "no_answer", reason: "skipped" });
-    await expectSummary(world, channelId, prompt.id, "⏭ Skipped — @alice");
+    await expectSummary(world, channelId, prompt.id, `⏭ Skipped — ${mention(ALICE)}`);
   });
 
   it("refuses another member's tap with an ephemeral reply and changes nothing", async () => {
@@ -147,8 +145,10 @@ describe("a single-select question in a guild channel", () => {
 
     const response = await world.discord.waitForResponse(tap);
     expect(response.type).toBe(4);
-    expect(response.data).toMatchObject({ content: "This question is for @alice.", flags: 64 });
-    expect(world.discord.ephemerals(BOB.id).map((m) => m.content)).toContain("This question is for @alice.");
+    expect(response.data).toMatchObject({ content: `This question is for ${mention(ALICE)}.`, flags: 64 });
+    expect(world.discord.ephemerals(BOB.id).map((m) => m.content)).toContain(
+      `This question is for ${mention(ALICE)}.`,
+    );
     expect(world.discord.message(channelId, prompt.id)).toMatchObject({
       content: prompt.content,
       components: prompt.components,
@@ -174,9 +174,11 @@ describe("a single-select question in a guild channel", () => {
     const response = await world.discord.waitForResponse(late);
     expect(response).toMatchObject({
       type: 4,
-      data: { content: "This question was already answered by @alice.", flags: 64 },
+      data: { content: `This question was already answered by ${mention(ALICE)}.`, flags: 64 },
     });
-    expect(world.discord.message(channelId, prompt.id)?.content).toBe("✅ Deploy: Production — @alice");
+    expect(world.discord.message(channelId, prompt.id)?.content).toBe(
+      `✅ Deploy: Production — ${mention(ALICE)}`,
+    );
   });
 
   it("answers refusals in the tapper's Discord locale", async () => {
@@ -191,7 +193,9 @@ describe("a single-select question in a guild channel", () => {
       .user({ id: "200000000000000003", username: "carla", locale: "de" })
       .click(channelId, prompt.id, "Production");
 
-    expect((await world.discord.waitForResponse(tap)).data?.content).toBe("Diese Frage ist für @alice.");
+    expect((await world.discord.waitForResponse(tap)).data?.content).toBe(
+      `Diese Frage ist für ${mention(ALICE)}.`,
+    );
   });
 
   it("renders German prompts with German buttons", async () => {
@@ -274,7 +278,7 @@ describe("a single-select question in a guild channel", () => {
     expect(await asked).toMatchObject({ status: "answered" });
     await world.discord.waitFor((c) => c.route === "editOriginalInteractionResponse");
     expect(world.discord.message(channelId, prompt.id)).toMatchObject({
-      content: "✅ Deploy: Production — @alice",
+      content: `✅ Deploy: Production — ${mention(ALICE)}`,
       components: [],
     });
     await broker.idle();

@@ -24,6 +24,9 @@ import { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions }
 export const ALICE = { id: "200000000000000001", username: "alice" };
 export const BOB = { id: "200000000000000002", username: "bob" };
 
+/** How Discord names a user without pinging them: `<@id>`. */
+export const mention = (user: { id: string }) => `<@${user.id}>`;
+
 /** One single-select question with descriptions. */
 export const DEPLOY = {
   questions: [

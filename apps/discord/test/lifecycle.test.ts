@@ -10,6 +10,7 @@ import {
   createWorld,
   DEPLOY,
   expectSummary,
+  mention,
   promptIn,
   setup,
   type World,
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeWorld(world));
 
-const alice = { channel: "discord", userId: ALICE.id, displayName: "@alice" };
+const alice = { channel: "discord", userId: ALICE.id };
 
 describe("after resolution elsewhere", () => {
   it("edits the message to ⌛ Expired when the deadline passes, and refuses a late tap", async () => {
@@ -127,7 +128,7 @@ describe("a restart", () => {
       });
       expect((await discord.waitForResponse(tap)).type).toBe(7);
       expect(discord.message(channelId, prompt?.id ?? "")).toMatchObject({
-        content: "✅ Deploy: Production — @alice",
+        content: `✅ Deploy: Production — ${mention(ALICE)}`,
         components: [],
       });
     } finally {

@@ -7,6 +7,7 @@ import {
   createWorld,
   DEPLOY,
   expectSummary,
+  mention,
   promptIn,
   setup,
   type World,
@@ -70,14 +71,14 @@ describe("text replies", () => {
     expect(confirmation.content).toBe("Recorded: Production");
     expect(confirmation.message_reference?.message_id).toBe(mine.id);
     expect(confirmation.pings).toEqual({ everyone: false, users: [], roles: [] });
-    await expectSummary(world, dm, prompt.id, "✅ Deploy: Production — @dave");
+    await expectSummary(world, dm, prompt.id, `✅ Deploy: Production — ${mention(DAVE)}`);
   });
 
   it("answers a question in a guild channel by a reply to the prompt", async () => {
     const { broker, channelId } = await setup(world);
     const asked = broker.ask(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
-      creator: { channel: "discord", userId: ALICE.id, displayName: "@alice" },
+      creator: { channel: "discord", userId: ALICE.id },
     });
     const prompt = await promptIn(world, channelId);
 
@@ -89,25 +90,34 @@ describe("text replies", () => {
     });
     await world.discord.waitUntil(
       () =>
-        world.discord.message(channelId, prompt.id)?.content === "✅ Deploy: Staging (Recommended) — @alice",
+        world.discord.message(channelId, prompt.id)?.content ===
+        `✅ Deploy: Staging (Recommended) — ${mention(ALICE)}`,
     );
   });
 
-  it("takes free text after Other… from the tapper's next message", async () => {
-    const { broker, channelId } = await setup(world);
-    const asked = broker.ask(DEPLOY, {
-      target: { channel: "discord", conversation: channelId },
-      creator: { channel: "discord", userId: ALICE.id, displayName: "@alice" },
+  // Other… opens a modal; dismissing it leaves nothing behind, so the next message is read as usual.
+  for (const [typed, result] of [
+    ["2", { status: "answered", answers: { answers: { deploy_target: ["Production"] } } }],
+    ["skip", { status: "no_answer", reason: "skipped" }],
+  ] as const) {
+    it(`reads "${typed}" by the normal rules after Other… was tapped and its modal dismissed`, async () => {
+      const { broker, channelId } = await setup(world);
+      const record = await broker.create(DEPLOY, {
+        target: { channel: "discord", conversation: channelId },
+        creator: { channel: "discord", userId: ALICE.id },
+      });
+      const asked = broker.wait(record.id);
+      const prompt = await promptIn(world, channelId);
+      const alice = world.discord.user(ALICE);
+      const tap = alice.click(channelId, prompt.id, "Other…");
+      expect((await world.discord.waitForResponse(tap)).type).toBe(9);
+      expect((await broker.get(record.id))?.awaitingText).toBeUndefined();
+
+      alice.send(channelId, typed); // the modal was closed without submitting
+
+      expect(await asked).toEqual(result);
     });
-    const prompt = await promptIn(world, channelId);
-    const alice = world.discord.user(ALICE);
-    const tap = alice.click(channelId, prompt.id, "Other…");
-    expect((await world.discord.waitForResponse(tap)).type).toBe(9);
-
-    alice.send(channelId, "2"); // the modal was closed; the next message is the free-text answer
-
-    expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["2"] } } });
-  });
+  }
 
   it("asks in a thread and takes the answer there", async () => {
     const { broker } = await setup(world, { answerers: "conversation" });
@@ -119,7 +129,7 @@ describe("text replies", () => {
 
     expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["Production"] } } });
     await world.discord.waitUntil(
-      () => world.discord.message(thread, prompt.id)?.content === "✅ Deploy: Production — @bob",
+      () => world.discord.message(thread, prompt.id)?.content === `✅ Deploy: Production — ${mention(BOB)}`,
     );
   });
 
@@ -143,7 +153,8 @@ describe("text replies", () => {
     });
     await world.discord.waitUntil(
       () =>
-        world.discord.message(channelId, prompt.id)?.content === "✅ Regions: EU (Recommended), Asia — @bob",
+        world.discord.message(channelId, prompt.id)?.content ===
+        `✅ Regions: EU (Recommended), Asia — ${mention(BOB)}`,
     );
   });
 
@@ -151,7 +162,7 @@ describe("text replies", () => {
     const { broker, channelId } = await setup(world);
     const asked = broker.ask(PLAN, {
       target: { channel: "discord", conversation: channelId },
-      creator: { channel: "discord", userId: ALICE.id, displayName: "@alice" },
+      creator: { channel: "discord", userId: ALICE.id },
     });
     const prompt = await promptIn(world, channelId);
     expect(prompt.content).toContain("1) Env: Which environment?");
@@ -173,7 +184,7 @@ describe("text replies", () => {
     await world.discord.waitUntil(
       () =>
         world.discord.message(channelId, prompt.id)?.content ===
-        "✅ Env: Production · Window: Weekend — @alice",
+        `✅ Env: Production · Window: Weekend — ${mention(ALICE)}`,
     );
   });
 
@@ -181,7 +192,7 @@ describe("text replies", () => {
     const { broker, channelId } = await setup(world);
     const record = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
-      creator: { channel: "discord", userId: ALICE.id, displayName: "@alice" },
+      creator: { channel: "discord", userId: ALICE.id },
     });
     const prompt = await promptIn(world, channelId);
     const bob = world.discord.user(BOB);
@@ -190,7 +201,7 @@ describe("text replies", () => {
 
     const dm = await world.discord.waitUntil(() => world.discord.dmChannelId(BOB.id));
     const notice = await world.discord.waitUntil(() =>
-      world.discord.messages(dm).find((m) => m.content === "This question is for @alice."),
+      world.discord.messages(dm).find((m) => m.content === `This question is for ${mention(ALICE)}.`),
     );
     expect(notice.author.id).toBe(world.discord.bot.id);
     expect(

@@ -1,0 +1,99 @@
+/**
+ * Notices and summaries as Discord message content, and how Discord names people (SPEC §5): `<@id>`,
+ * which every client shows as the person's name and which never pings, because the channel sends every
+ * message with `allowedMentions: { parse: [] }`. Pure: no client, no I/O.
+ *
+ * Core's text mixes fixed sentences, agent text and people's answers; all of it is escaped (data, never
+ * markup) except the one place core put a person's name — the refusal's "for <@id>" / "answered by
+ * <@id>" and the summary's "— <@id>" — which stays a mention and is never shortened.
+ */
+import { type Actor, type Locale, messagesFor } from "@ask-user/core";
+import { SNOWFLAKE } from "./conversation.ts";
+import { MESSAGE_CONTENT_MAX_CHARS } from "./limits.ts";
+import { chars, escapeMarkdown, shorten } from "./render.ts";
+
+const MENTION = /^<@!?\d{15,21}>$/;
+
+/** Every catalogue, so a sentence is recognised whatever locale core wrote it in. */
+const LOCALES = Object.keys({ en: 0, de: 0 } satisfies Record<Locale, 0>);
+
+/**
+ * How Discord names a user without notifying anyone: `<@id>` (shown as their name; the channel sends it
+ * with mentions suppressed). `undefined` for something that is not a user id.
+ *
+ * @example mentionOf("80351110224678912") // "<@80351110224678912>"
+ */
+export function mentionOf(userId: string): string | undefined {
+  return SNOWFLAKE.test(userId) ? `<@${userId}>` : undefined;
+}
+
+/** `head` escaped and cut to fit, then `tail` (already content) whole. */
+function fit(head: string, tail: string): string {
+  return `${shorten(escapeMarkdown(head), MESSAGE_CONTENT_MAX_CHARS - chars(tail))}${tail}`;
+}
+
+/** A name as content: a Discord mention stays one; anything else is text. */
+function nameContent(name: string): string {
+  return MENTION.test(name) ? name : escapeMarkdown(name);
+}
+
+/** The parts of `template(name)` around the name, e.g. `["This question is for ", "."]`. */
+function around(template: (name: string) => string): [string, string] {
+  const [before = "", after = ""] = template("\u0000").split("\u0000");
+  return [before, after];
+}
+
+/** The name a refusal carries ("This question is for <@id>.") when it is a Discord mention. */
+function refusalName(text: string): [string, string, string] | undefined {
+  for (const locale of LOCALES) {
+    const m = messagesFor(locale);
+    for (const template of [m.refusedForOther, m.refusedAnsweredBy]) {
+      const [before, after] = around(template);
+      if (text.length <= before.length + after.length) continue;
+      if (!text.startsWith(before) || !text.endsWith(after)) continue;
+      const name = text.slice(before.length, text.length - after.length);
+      if (MENTION.test(name)) return [before, name, after];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A confirmation, refusal or hint as message content: escaped, within 2000 characters; a refusal's
+ * name (`This question is for <@id>.`) stays a mention, shown as the person's name.
+ *
+ * @example renderNotice("This question is for <@80351110224678912>.") // unchanged: a mention
+ */
+export function renderNotice(text: string): string {
+  const named = refusalName(text);
+  if (!named) return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
+  const [before, name, after] = named;
+  return fit(before, `${name}${escapeMarkdown(after)}`);
+}
+
+/**
+ * A summary (`✅ Deploy: Production — <@id>`) as message content: escaped and within 2000 characters,
+ * shortened in the answer, never in the attribution; the name of a Discord user who resolved it stays a
+ * mention. `channel` is this channel's name (only its users are named by mention).
+ */
+export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
+  const name = resolvedBy ? (resolvedBy.displayName ?? resolvedBy.userId) : "";
+  if (name !== "") {
+    for (const locale of LOCALES) {
+      const [before, after] = around(messagesFor(locale).summaryBy);
+      const tail = `${before}${name}${after}`;
+      if (!summary.endsWith(tail)) continue;
+      const shown = resolvedBy?.channel === channel ? nameContent(name) : escapeMarkdown(name);
+      return fit(
+        summary.slice(0, summary.length - tail.length),
+        `${escapeMarkdown(before)}${shown}${escapeMarkdown(after)}`,
+      );
+    }
+  }
+  return shorten(escapeMarkdown(summary), MESSAGE_CONTENT_MAX_CHARS);
+}
+
+/** How a person is named in summaries and refusals: `<@id>` (never pings: mentions are suppressed). */
+export function nameOf(user: { id: string; username: string }): string {
+  return mentionOf(user.id) ?? `@${user.username}`;
+}
