@@ -99,6 +99,49 @@ export async function appEndpoint(
   return received;
 }
 
+/** How the scripted stand-in answers one request. */
+export interface ScriptedAnswer {
+  status?: number;
+  /** Answer only after this long. */
+  delayMs?: number;
+}
+
+/**
+ * A stand-in for Bolt's HTTP endpoint that answers the n-th request (from 0) as `script` says: a status
+ * (default 200, no body) after a delay.
+ */
+export async function scriptedEndpoint(
+  slack: FakeSlack,
+  script: (index: number) => ScriptedAnswer,
+): Promise<Received[]> {
+  const received: Received[] = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const answer = script(received.length);
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!res.destroyed) res.writeHead(answer.status ?? 200).end();
+      }, answer.delayMs ?? 0);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  slack.setRequestUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`);
+  return received;
+}
+
 /** The JSON inside an interactivity body (`payload=<urlencoded JSON>`). */
 export function payloadOf(body: string): Record<string, unknown> {
   return JSON.parse(new URLSearchParams(body).get("payload") ?? "{}") as Record<string, unknown>;

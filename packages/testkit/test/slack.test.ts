@@ -9,7 +9,7 @@ const ALICE = { id: "U0ALICE", name: "alice" };
 
 describe("fake Slack deliveries over HTTP", () => {
   it("signs requests as Bolt verifies them and sends interactivity as an exact form content type", async () => {
-    const slack = await fakeSlack();
+    const slack = await fakeSlack({ echoBotMessages: false });
     const received = await appEndpoint(slack);
     const posted = await api(slack, "chat.postMessage", {
       channel: C,
@@ -45,7 +45,7 @@ describe("fake Slack deliveries over HTTP", () => {
     const received = await appEndpoint(slack);
     const alice = slack.user(ALICE);
     const robot = slack.user({ id: "U0ROBOT", name: "robot", bot_id: "B0ROBOT" });
-    const root = await alice.say(C, "hello <@U0FAKEBOT>");
+    const root = await alice.say(C, "hello @ask_user_bot");
     const reply = await alice.say(C, "in thread", { threadTs: root.message.ts });
     await alice.say(C, "reply to a reply", { threadTs: reply.message.ts });
     await alice.say(alice.dm, "direct");
@@ -73,8 +73,8 @@ describe("fake Slack deliveries over HTTP", () => {
     await expect(alice.say(C, "x", { threadTs: "1.000000" })).rejects.toThrow(/no message 1.000000/);
   });
 
-  it("echoes the app's own posts back as message events when asked to", async () => {
-    const slack = await fakeSlack({ echoBotMessages: true });
+  it("echoes the app's own posts back as message events with bot_id, as Slack does", async () => {
+    const slack = await fakeSlack();
     const received = await appEndpoint(slack);
     await api(slack, "chat.postMessage", { channel: C, text: "mine" });
     await slack.waitUntil(() => received.length === 1);
@@ -98,7 +98,7 @@ describe("fake Slack deliveries over HTTP", () => {
 
 describe("fake Slack modals and response_url", () => {
   async function tapped() {
-    const slack = await fakeSlack();
+    const slack = await fakeSlack({ echoBotMessages: false });
     let answer: unknown;
     const received = await appEndpoint(slack, () => answer);
     const posted = await api(slack, "chat.postMessage", {

@@ -19,6 +19,10 @@ import type {
   SlackUserInit,
 } from "./types.ts";
 import { createFakeSlackUser, type FakeSlackUser } from "./users.ts";
+import { displayText } from "./wire.ts";
+
+/** Slack redelivers an unacknowledged event nearly at once, after 1 minute, and after 5 minutes. */
+const SLACK_EVENT_RETRY_DELAYS_MS = [0, 60_000, 300_000] as const;
 
 /** Options of {@link createFakeSlack}. */
 export interface FakeSlackOptions {
@@ -32,8 +36,14 @@ export interface FakeSlackOptions {
   botUserId?: string;
   /** Default `"ask_user_bot"`. */
   botName?: string;
-  /** Also hand the app's own posts back to it as `message` events, as Slack does. Default false. */
+  /** Hand the app's own posts back to it as `message` events with `bot_id`, as Slack does. Default true. */
   echoBotMessages?: boolean;
+  /**
+   * Delays before each redelivery of an event the app did not acknowledge with a 200 within 3 s, one
+   * entry per retry. Default Slack's: nearly at once, after 1 minute, after 5 minutes (`[0, 60000,
+   * 300000]`); `[]` turns redelivery off.
+   */
+  eventRetryDelaysMs?: readonly number[];
   /** Clock (epoch ms) for timestamps, trigger and response_url expiry. Default `Date.now`. */
   now?: () => number;
 }
@@ -67,6 +77,11 @@ export interface FakeSlack {
   views(): FakeView[];
   /** The DM conversation id of a user with the app (whether or not it was opened yet). */
   dmOf(userId: string): string;
+  /**
+   * A message text as Slack shows it to people: `<@U0ALICE>` → `@alice`, `<!date^…|fallback>` → the
+   * fallback, `<https://x|label>` → `label`, `&lt;` → `<`, … (see {@link displayText}).
+   */
+  display(text: string): string;
   /** Makes the next call of `method` fail (queued: call twice to fail twice). */
   failNext(method: string, failure: Failure): void;
   /** Hands any body to the app over the current transport (Socket Mode if connected, else HTTP). */
@@ -130,8 +145,11 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       botUserId,
       botName: options.botName ?? "ask_user_bot",
     },
-    options.now ?? Date.now,
-    options.echoBotMessages ?? false,
+    {
+      now: options.now ?? Date.now,
+      echoBotMessages: options.echoBotMessages ?? true,
+      eventRetryDelaysMs: options.eventRetryDelaysMs ?? SLACK_EVENT_RETRY_DELAYS_MS,
+    },
   );
   const socket = createSocketServer(state);
   state.socket = socket;
@@ -228,6 +246,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     },
     views: () => [...state.views.values()].map((v) => structuredClone(v)),
     dmOf: (userId) => state.dms.get(userId) ?? dmId(userId),
+    display: (text) => displayText(state, text),
     failNext(method, failure) {
       state.failures.set(method, [...(state.failures.get(method) ?? []), failure]);
     },
@@ -241,6 +260,8 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     async close() {
       if (state.closed) return;
       state.closed = true;
+      for (const timer of state.timers) clearTimeout(timer);
+      state.timers.clear();
       notify(state);
       socket.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

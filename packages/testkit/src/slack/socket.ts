@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { DELIVERY_TIMEOUT_MS } from "./limits.ts";
 import { isObject } from "./params.ts";
-import { notify, type SocketLink, type State } from "./state.ts";
+import { notify, type Retry, type SocketLink, type State } from "./state.ts";
 import type { Delivery } from "./types.ts";
 
 /** Path of the Socket Mode endpoint on the fake's server. */
@@ -97,7 +97,7 @@ export function createSocketServer(state: State): SocketServer {
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
       return true;
     },
-    send(type, payload) {
+    send(type, payload, retry?: Retry) {
       const ws = newest();
       const envelopeId = randomUUID();
       const delivery: Delivery = {
@@ -109,6 +109,7 @@ export function createSocketServer(state: State): SocketServer {
         ms: 0,
         envelopeId,
       };
+      if (retry) Object.assign(delivery, { retryNum: retry.num, retryReason: retry.reason });
       const started = performance.now();
       return new Promise<Delivery>((resolve) => {
         const finish = (ack: { payload?: unknown } | undefined, error?: string) => {
@@ -137,8 +138,8 @@ export function createSocketServer(state: State): SocketServer {
             type,
             payload,
             accepts_response_payload: type === "interactive",
-            retry_attempt: 0,
-            retry_reason: "",
+            retry_attempt: retry?.num ?? 0,
+            retry_reason: retry?.reason ?? "",
           }),
         );
       });

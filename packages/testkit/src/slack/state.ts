@@ -41,12 +41,25 @@ export interface ResponseUrl {
   uses: number;
 }
 
+/** Which redelivery of an event this is (Slack's `X-Slack-Retry-Num` / `retry_attempt`, from 1). */
+export interface Retry {
+  num: number;
+  reason: string;
+}
+
 /** The Socket Mode side, as the transports see it (implemented in socket.ts). */
 export interface SocketLink {
   /** True while an app holds an open Socket Mode connection. */
   isOpen(): boolean;
-  /** Sends an envelope to the newest connection and resolves with the app's ack (or a timeout). */
-  send(type: "events_api" | "interactive", payload: Record<string, unknown>): Promise<Delivery>;
+  /**
+   * Sends an envelope to the newest connection and resolves with the app's ack (or a timeout); a
+   * redelivery carries its `retry_attempt` and `retry_reason`.
+   */
+  send(
+    type: "events_api" | "interactive",
+    payload: Record<string, unknown>,
+    retry?: Retry,
+  ): Promise<Delivery>;
 }
 
 /** Everything the fake knows. Mutated by the method handlers, the user helpers and the transports. */
@@ -75,13 +88,25 @@ export interface State {
   socket: SocketLink | undefined;
   /** Also deliver the app's own posts to it as `message` events, as Slack does. */
   echoBotMessages: boolean;
+  /** Delays before each redelivery of an event that was not acked in 3 s (one entry per retry). */
+  eventRetryDelaysMs: readonly number[];
+  /** Pending timers (redeliveries), cleared on close. */
+  timers: Set<ReturnType<typeof setTimeout>>;
   seq: number;
   closed: boolean;
   listeners: Set<() => void>;
 }
 
+/** How the fake workspace behaves (see `FakeSlackOptions`). */
+export interface Behaviour {
+  now: () => number;
+  echoBotMessages: boolean;
+  eventRetryDelaysMs: readonly number[];
+}
+
 /** Creates an empty workspace with one installed app. */
-export function createState(app: InstalledApp, now: () => number, echoBotMessages: boolean): State {
+export function createState(app: InstalledApp, behaviour: Behaviour): State {
+  const { now, echoBotMessages, eventRetryDelaysMs } = behaviour;
   return {
     app,
     team: { id: "T0FAKE", domain: "fake-workspace" },
@@ -101,6 +126,8 @@ export function createState(app: InstalledApp, now: () => number, echoBotMessage
     requestUrl: undefined,
     socket: undefined,
     echoBotMessages,
+    eventRetryDelaysMs,
+    timers: new Set(),
     seq: 0,
     closed: false,
     listeners: new Set(),

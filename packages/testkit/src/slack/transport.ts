@@ -2,9 +2,9 @@
  * Handing requests to the app: over an open Socket Mode connection when there is one, else as signed
  * HTTP POSTs to the request URL (Bolt's `/slack/events`). Every delivery is recorded with its timing.
  */
-import { DELIVERY_TIMEOUT_MS } from "./limits.ts";
+import { ACK_DEADLINE_MS, DELIVERY_TIMEOUT_MS } from "./limits.ts";
 import { signedHeaders } from "./signer.ts";
-import { nextId, notify, type State } from "./state.ts";
+import { nextId, notify, type Retry, type State } from "./state.ts";
 import type { Delivery } from "./types.ts";
 
 /** Options of a raw HTTP delivery, to test what Bolt refuses. */
@@ -61,6 +61,7 @@ export async function deliverHttp(
   state: State,
   body: Record<string, unknown>,
   options: HttpDeliveryOptions = {},
+  retry?: Retry,
 ): Promise<Delivery> {
   const url = state.requestUrl;
   if (!url)
@@ -77,8 +78,13 @@ export async function deliverHttp(
   );
   if (options.signature !== undefined) headers["x-slack-signature"] = options.signature;
   if (options.contentType !== undefined) headers["content-type"] = options.contentType;
+  if (retry) {
+    headers["x-slack-retry-num"] = String(retry.num);
+    headers["x-slack-retry-reason"] = retry.reason;
+  }
   const started = performance.now();
   const delivery: Delivery = { via: "http", type, request: body, status: 0, body: null, ms: 0 };
+  if (retry) Object.assign(delivery, { retryNum: retry.num, retryReason: retry.reason });
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -97,17 +103,70 @@ export async function deliverHttp(
   return delivery;
 }
 
-/** Hands a body to the app: Socket Mode when connected, else HTTP. */
-export function deliver(state: State, body: Record<string, unknown>): Promise<Delivery> {
+/** Hands a body to the app once: Socket Mode when connected, else HTTP. */
+export function deliver(state: State, body: Record<string, unknown>, retry?: Retry): Promise<Delivery> {
   const socket = state.socket;
   if (socket?.isOpen()) {
-    return socket.send(typeOf(body) === "event_callback" ? "events_api" : "interactive", body);
+    return socket.send(typeOf(body) === "event_callback" ? "events_api" : "interactive", body, retry);
   }
-  return deliverHttp(state, body);
+  return deliverHttp(state, body, {}, retry);
 }
 
-/** Delivers without waiting (the app's own messages echoed back); failures stay in `deliveries`. */
+function reachable(state: State): boolean {
+  return !state.closed && (state.socket?.isOpen() === true || state.requestUrl !== undefined);
+}
+
+/** Slack's name for why a delivery failed (`X-Slack-Retry-Reason`; Socket Mode says `timeout`). */
+function failureReason(delivery: Delivery | undefined, socket: boolean): string {
+  if (socket || delivery?.via === "socket") return "timeout";
+  if (!delivery || delivery.ms > ACK_DEADLINE_MS) return "http_timeout";
+  return delivery.status === 0 ? "connection_failed" : "http_error";
+}
+
+/**
+ * Delivers an Events API body as Slack does: when the app has not acknowledged it with a 200 within
+ * 3 s (or failed), it is delivered again with the same `event_id`, `X-Slack-Retry-Num` (HTTP) or
+ * `retry_attempt` (Socket Mode) counting up, after each of `state.eventRetryDelaysMs`. Resolves with
+ * the first attempt; redeliveries are recorded in `deliveries`.
+ */
+export function deliverEvent(state: State, body: Record<string, unknown>, retry?: Retry): Promise<Delivery> {
+  const num = retry?.num ?? 0;
+  let retried = false;
+  const retryLater = (reason: string) => {
+    const delay = state.eventRetryDelaysMs[num];
+    if (retried || delay === undefined || state.closed) return;
+    retried = true;
+    const timer = setTimeout(() => {
+      state.timers.delete(timer);
+      if (reachable(state)) deliverEvent(state, body, { num: num + 1, reason }).catch(() => undefined);
+    }, delay);
+    timer.unref();
+    state.timers.add(timer);
+  };
+  const socket = state.socket?.isOpen() === true;
+  const deadline = setTimeout(() => retryLater(failureReason(undefined, socket)), ACK_DEADLINE_MS);
+  deadline.unref();
+  state.timers.add(deadline);
+  const done = () => {
+    clearTimeout(deadline);
+    state.timers.delete(deadline);
+  };
+  return deliver(state, body, retry).then(
+    (delivery) => {
+      done();
+      if (delivery.status !== 200 || delivery.ms > ACK_DEADLINE_MS)
+        retryLater(failureReason(delivery, socket));
+      return delivery;
+    },
+    (error: unknown) => {
+      done();
+      throw error;
+    },
+  );
+}
+
+/** Delivers an event without waiting (the app's own messages echoed back); failures stay in `deliveries`. */
 export function deliverInBackground(state: State, body: Record<string, unknown>): void {
-  if (state.closed || (!state.socket?.isOpen() && !state.requestUrl)) return;
-  deliver(state, body).catch(() => undefined);
+  if (!reachable(state)) return;
+  deliverEvent(state, body).catch(() => undefined);
 }

@@ -110,6 +110,10 @@ export interface Delivery {
   ms: number;
   /** Socket Mode only. */
   envelopeId?: string;
+  /** Set on a redelivery of an event: Slack's `X-Slack-Retry-Num` / `retry_attempt` (from 1). */
+  retryNum?: number;
+  /** Why the event is redelivered: `X-Slack-Retry-Reason` / `retry_reason` (`http_timeout`, `timeout`, …). */
+  retryReason?: string;
   /** Why nothing usable came back (a network error, no ack). */
   error?: string;
 }

@@ -1,9 +1,19 @@
 /** Fake users: they write messages, tap buttons and submit modals, which the fake hands to the app. */
 import { randomBytes, randomUUID } from "node:crypto";
+import { buttons, buttonText, inputValues } from "./controls.ts";
 import { messageObject } from "./messages.ts";
 import { isObject } from "./params.ts";
-import { channelType, dmId, findMessage, nextTs, type State, storeMessage, waitUntil } from "./state.ts";
-import { deliver, eventCallback } from "./transport.ts";
+import {
+  channelType,
+  dmId,
+  findMessage,
+  nextTs,
+  notify,
+  type State,
+  storeMessage,
+  waitUntil,
+} from "./state.ts";
+import { deliver, deliverEvent, eventCallback } from "./transport.ts";
 import type {
   Delivery,
   FakeEphemeral,
@@ -11,14 +21,19 @@ import type {
   FakeView,
   Interaction,
   SentMessage,
-  SlackBlock,
   SlackUserInit,
 } from "./types.ts";
+import { typedToWire } from "./wire.ts";
 
 /** Options of {@link FakeSlackUser.say}. */
 export interface SayOptions {
   /** Reply in the thread of this message (its root, if it is itself a reply). */
   threadTs?: string;
+  /**
+   * `text` is the wire text, sent as is (e.g. `<@U0BOB|bob>` or `<#C1|general>`). By default `text` is
+   * what the person typed and is encoded as Slack does (see {@link typedToWire}).
+   */
+  raw?: boolean;
 }
 
 /** Options of {@link FakeSlackUser.click}. */
@@ -36,7 +51,11 @@ export interface FakeSlackUser {
   readonly info: SlackUserInit;
   /** The user's DM conversation with the app (`D…`). */
   readonly dm: string;
-  /** Writes a message (a `message` event); in a thread with `threadTs`. Resolves once the app acked it. */
+  /**
+   * Types a message (a `message` event); in a thread with `threadTs`. The event's `text` is encoded as
+   * Slack does (`&lt;`, `:two:`, `<@U123>`, `<https://x>`) unless `raw`. Resolves once the app acked
+   * it (Slack redelivers it when that took over 3 s).
+   */
   say(channel: string, text: string, options?: SayOptions): Promise<SentMessage>;
   /** Clicks the button labelled `buttonText` (a `block_actions` request). */
   press(channel: string, ts: string, buttonText: string): Promise<Interaction>;
@@ -54,56 +73,11 @@ export interface FakeSlackUser {
   waitForEphemeral(check?: (e: FakeEphemeral) => boolean, timeoutMs?: number): Promise<FakeEphemeral>;
   /** The newest open modal of this user, once there is one; rejects after `timeoutMs`. */
   waitForView(timeoutMs?: number): Promise<FakeView>;
-}
-
-interface Button {
-  block_id: string;
-  element: Record<string, unknown>;
-}
-
-function buttons(message: FakeSlackMessage): Button[] {
-  const out: Button[] = [];
-  for (const block of message.blocks) {
-    const blockId = typeof block.block_id === "string" ? block.block_id : "";
-    const elements =
-      block.type === "actions" && Array.isArray(block.elements) ? block.elements : [block.accessory];
-    for (const element of elements) {
-      if (isObject(element) && element.type === "button") out.push({ block_id: blockId, element });
-    }
-  }
-  return out;
-}
-
-function buttonText(element: Record<string, unknown>): string {
-  return isObject(element.text) && typeof element.text.text === "string" ? element.text.text : "";
-}
-
-function inputValues(view: Record<string, unknown>, values: string | Record<string, string>) {
-  const state: Record<string, Record<string, { type: string; value: string | null }>> = {};
-  const blocks = Array.isArray(view.blocks) ? (view.blocks as SlackBlock[]) : [];
-  const inputs = blocks.filter((b) => b.type === "input" && isObject(b.element));
-  if (typeof values === "string" && inputs.length !== 1) {
-    throw new Error(`fake Slack: the modal has ${inputs.length} inputs; pass values by action_id`);
-  }
-  for (const block of inputs) {
-    const element = block.element as Record<string, unknown>;
-    const actionId = String(element.action_id ?? "");
-    const blockId = String(block.block_id ?? "");
-    const value = typeof values === "string" ? values : (values[actionId] ?? "");
-    if (value === "" && block.optional !== true) {
-      throw new Error(
-        `fake Slack: Slack's client would not submit: the required input "${actionId}" is empty`,
-      );
-    }
-    if (typeof element.max_length === "number" && value.length > element.max_length) {
-      throw new Error(`fake Slack: Slack's client would not submit: "${actionId}" is over max_length`);
-    }
-    state[blockId] = {
-      ...state[blockId],
-      [actionId]: { type: String(element.type), value: value === "" ? null : value },
-    };
-  }
-  return state;
+  /**
+   * Closes an open modal without submitting it (Cancel, ×, Esc). Slack tells the app (`view_closed`)
+   * only when the view was opened with `notify_on_close: true`; resolves with that delivery, if any.
+   */
+  dismiss(viewId: string): Promise<Delivery | undefined>;
 }
 
 /** Creates a {@link FakeSlackUser} acting in `state` (already registered in `state.users`). */
@@ -179,7 +153,8 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
     id: info.id,
     info,
     dm,
-    async say(channel, text, options = {}) {
+    async say(channel, typed, options = {}) {
+      const text = options.raw ? typed : typedToWire(state, typed);
       const ts = nextTs(state);
       const message: FakeSlackMessage = { channel, ts, user: info.id, text, blocks: [], edits: 0 };
       if (info.bot_id !== undefined) message.bot_id = info.bot_id;
@@ -203,7 +178,7 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
         event.parent_user_id = parent.user;
       }
       storeMessage(state, message);
-      const delivery = await deliver(state, eventCallback(state, event));
+      const delivery = await deliverEvent(state, eventCallback(state, event));
       return { message: structuredClone(message), delivery };
     },
     async press(channel, ts, text) {
@@ -254,6 +229,26 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
         timeoutMs,
         `an ephemeral message for ${info.id}`,
       );
+    },
+    async dismiss(viewId) {
+      const view = state.views.get(viewId);
+      if (!view?.open) throw new Error(`fake Slack: no open view ${viewId}`);
+      if (view.user !== info.id) throw new Error(`fake Slack: view ${viewId} is not open for ${info.id}`);
+      view.open = false;
+      delete view.errors;
+      notify(state);
+      if (view.view.notify_on_close !== true) return undefined;
+      return deliver(state, {
+        type: "view_closed",
+        team: { ...state.team },
+        user: userObject,
+        api_app_id: state.app.appId,
+        token: "fake-verification-token",
+        view: structuredClone(view.view),
+        is_cleared: false,
+        is_enterprise_install: false,
+        enterprise: null,
+      });
     },
     waitForView(timeoutMs) {
       return waitUntil(
