@@ -15,8 +15,11 @@ import { afterEach, expect } from "vitest";
 import { createTelegramChannel, type TelegramChannel } from "../src/channel.ts";
 import { serveWebhook } from "../src/webhook.ts";
 
-export type Mode = "polling" | "webhook";
+/** How updates reach the bot: grammY's long polling, its webhook, or `handleTogether` (tests call it). */
+export type Mode = "polling" | "webhook" | "manual";
 export const MODES: Mode[] = ["polling", "webhook"];
+/** The update offset of each bot in manual mode. */
+const offsets = new WeakMap<Bot, number>();
 
 export const ADA = { id: 42, first_name: "Ada", username: "ada", language_code: "en" };
 export const BOB = { id: 43, first_name: "Bob", username: "bob_b", language_code: "en" };
@@ -122,6 +125,10 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
     stopUpdates = async () => {
       if (bot.isRunning()) await bot.stop();
     };
+  } else if (mode === "manual") {
+    await bot.init();
+    offsets.set(bot, 0);
+    stopUpdates = async () => undefined;
   } else {
     await bot.init();
     const server = await serveWebhook(bot, {
@@ -146,6 +153,21 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   };
   onCleanup(running.stop);
   return running;
+}
+
+/**
+ * Manual mode: fetches the updates queued since the last call (`getUpdates` on the fake) and hands them
+ * to the bot all at once, so their handlers run concurrently (polling and the fake's webhook go one by
+ * one; a real webhook with `max_connections` > 1 does not).
+ */
+export async function handleTogether(running: Running): Promise<number> {
+  const offset = offsets.get(running.bot);
+  if (offset === undefined) throw new Error("handleTogether needs a bot started in manual mode");
+  const updates = await running.bot.api.getUpdates({ offset, timeout: 0 });
+  const last = updates.at(-1);
+  if (last) offsets.set(running.bot, last.update_id + 1);
+  await Promise.all(updates.map((update) => running.bot.handleUpdate(update)));
+  return updates.length;
 }
 
 /** Creates a question and returns its record and the message the fake shows for it. */

@@ -71,6 +71,41 @@ describe("rendering, pure", () => {
     expect(text).toMatch(/Expires at .* UTC\.$/);
   });
 
+  it("says to reply to the message when asked to, also when the prompt had to be shortened", () => {
+    const small = recordFor({
+      questions: [
+        {
+          id: "q",
+          header: "Q",
+          question: "Which?",
+          multiSelect: true,
+          options: [{ label: "A" }, { label: "B" }],
+        },
+      ],
+    });
+    const hint = "Reply to this message to answer.";
+    expect(renderPrompt({ record: small, locale: "en", text: "given", buttons: false }).html).toBe("given");
+    const inGroup = renderPrompt({
+      record: small,
+      locale: "en",
+      text: "given",
+      buttons: false,
+      replyToMessage: true,
+    });
+    expect(inGroup.html).toMatch(/\nReply to this message to answer\.\nExpires at .* UTC\.$/);
+    const big = recordFor(bigInput(3));
+    const { html } = renderPrompt({
+      record: big,
+      locale: "de",
+      text: "",
+      buttons: false,
+      replyToMessage: true,
+    });
+    expect(html.length).toBeLessThanOrEqual(4096);
+    expect(html).toContain("Antworte auf diese Nachricht, um zu antworten.");
+    expect(html).not.toContain(hint);
+  });
+
   it("reads and writes conversation ids: chats and forum topics", () => {
     expect(parseConversation("123456")).toEqual({ chatId: 123456 });
     expect(parseConversation(" -1001234567890:42 ")).toEqual({ chatId: -1001234567890, threadId: 42 });

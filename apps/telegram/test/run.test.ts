@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
+import { Api } from "grammy";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/main.ts";
 import { type RunningTelegram, readTelegramEnv, runTelegram } from "../src/run.ts";
@@ -64,6 +65,38 @@ describe("runTelegram", () => {
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Recorded: Canary" });
     await running.stop();
     expect(running.bot.isRunning()).toBe(false);
+  });
+
+  it("hands unhandled taps to the host's handlers first, and answers only those nobody answered", async () => {
+    const tg = await fake();
+    let broker: AskUserBroker | undefined;
+    const running = await runTelegram({
+      env: { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot },
+      broker: () => broker as AskUserBroker,
+      logger: memoryLogger(),
+      handlers: (bot) => bot.callbackQuery("host:ping", (ctx) => ctx.answerCallbackQuery({ text: "pong" })),
+    });
+    broker = createAskUser({ store: createMemoryStore(), channels: [running.channel] });
+    const ready = broker;
+    onCleanup(async () => {
+      await running.stop();
+      await ready.close();
+    });
+    const menu = await running.bot.api.sendMessage(ADA.id, "Menu", {
+      reply_markup: {
+        inline_keyboard: [
+          [{ text: "Ping", callback_data: "host:ping" }],
+          [{ text: "Old", callback_data: "old" }],
+        ],
+      },
+    });
+    const ada = tg.user(ADA);
+
+    const ping = ada.press(ADA.id, menu.message_id, "Ping");
+    expect(await ada.waitForAnswer(ping)).toMatchObject({ text: "pong" });
+    const old = ada.press(ADA.id, menu.message_id, "Old");
+    expect(await ada.waitForAnswer(old)).toEqual({ callback_query_id: old, show_alert: false });
+    expect(tg.calls.filter((call) => call.method === "answerCallbackQuery" && call.error)).toEqual([]);
   });
 
   it("runs a webhook from the environment and refuses requests without the secret", async () => {
@@ -144,6 +177,21 @@ describe("the standalone runner", () => {
       answers: { answers: { deploy_target: ["Production"] } },
     });
     expect(tg.message(ADA.id, prompt.message_id)?.reply_markup).toBeUndefined();
+  });
+
+  it("answers a tap on another bot's button, so the person's client stops spinning", async () => {
+    const { tg, exit } = await runner(["--target", String(ADA.id), "-"], JSON.stringify(DEPLOY));
+    const prompt = await tg.waitUntil(() => tg.messages(ADA.id).find((m) => m.from.is_bot));
+    const foreign = await new Api(tg.token, { apiRoot: tg.apiRoot }).sendMessage(ADA.id, "Old menu", {
+      reply_markup: { inline_keyboard: [[{ text: "Pizza", callback_data: "menu:pizza" }]] },
+    });
+    const ada = tg.user(ADA);
+
+    const query = ada.press(ADA.id, foreign.message_id, "Pizza");
+    expect(await ada.waitForAnswer(query)).toEqual({ callback_query_id: query, show_alert: false });
+
+    ada.press(ADA.id, prompt.message_id, "Skip");
+    expect(await exit).toBe(3);
   });
 
   it("exits 3 when the person skips, and 2 for a bad command line or bad input", async () => {

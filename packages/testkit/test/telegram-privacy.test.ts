@@ -90,7 +90,7 @@ describe("what users' messages carry", () => {
     ]);
   });
 
-  it("getChat names a user the fake knows and refuses one it never saw", async () => {
+  it("getChat and getChatMember name a user the fake knows and refuse one it never saw", async () => {
     const tg = await fake();
     const { api } = botFor(tg);
     tg.user(BOB);
@@ -104,6 +104,11 @@ describe("what users' messages carry", () => {
     expect(await api.getChat(ADA.id)).toMatchObject({ first_name: "Ada", username: "ada" });
     const unknown = await refusal(api.getChat(999));
     expect(unknown.description).toBe("Bad Request: chat not found");
+    expect(await api.getChatMember(GROUP, BOB.id)).toEqual({
+      status: "member",
+      user: { id: BOB.id, is_bot: false, first_name: "Bob", last_name: "Builder" },
+    });
+    expect((await refusal(api.getChatMember(GROUP, 999))).description).toBe("Bad Request: user not found");
   });
 });
 
