@@ -28,7 +28,7 @@ export function mentionOf(userId: string): string | undefined {
 }
 
 /** `head` escaped and cut to fit, then `tail` (already content) whole. */
-function fit(head: string, tail: string): string {
+function withTail(head: string, tail: string): string {
   return `${shorten(escapeMarkdown(head), MESSAGE_CONTENT_MAX_CHARS - chars(tail))}${tail}`;
 }
 
@@ -68,7 +68,7 @@ export function renderNotice(text: string): string {
   const named = refusalName(text);
   if (!named) return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
   const [before, name, after] = named;
-  return fit(before, `${name}${escapeMarkdown(after)}`);
+  return withTail(before, `${name}${escapeMarkdown(after)}`);
 }
 
 /**
@@ -84,7 +84,7 @@ export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefin
       const tail = `${before}${name}${after}`;
       if (!summary.endsWith(tail)) continue;
       const shown = resolvedBy?.channel === channel ? nameContent(name) : escapeMarkdown(name);
-      return fit(
+      return withTail(
         summary.slice(0, summary.length - tail.length),
         `${escapeMarkdown(before)}${shown}${escapeMarkdown(after)}`,
       );

@@ -289,6 +289,21 @@ describe("a single-select question in a guild channel", () => {
 });
 
 describe("mounted on the host's client", () => {
+  it("never answers a button that is not ask-user's, even when no listener of the host does", async () => {
+    const { channelId } = await setup(world, { channel: { deferAfterMs: 20 } });
+    const channel = world.client.channels.cache.get(channelId);
+    if (!channel?.isSendable()) throw new Error("no channel");
+    const own = await channel.send({
+      content: "Host menu",
+      components: [{ type: 1, components: [{ type: 2, style: 1, label: "Later", custom_id: "host:later" }] }],
+    });
+
+    const tap = world.discord.user(ALICE).click(channelId, own.id, "Later");
+
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(world.discord.interaction(tap.id)?.response).toBeUndefined();
+  });
+
   it("leaves the host's own buttons and messages to the host's listeners", async () => {
     const unhandled: string[] = [];
     const { broker, channelId } = await setup(world, {

@@ -144,11 +144,14 @@ export async function setup(
   return { broker, mounted, store, logs, channelId };
 }
 
-/** Polls `check` every 10 ms until truthy; rejects after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 3000): Promise<T> {
+/** Polls `check` (sync or async) every 10 ms until truthy; rejects after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 3000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));

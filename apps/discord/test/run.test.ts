@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAskUser, createMemoryStore } from "@ask-user/core";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
+import { Events } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { main, readDiscordEnv, runDiscord } from "../src/index.ts";
 import { DEPLOY } from "./harness.ts";
@@ -79,6 +80,51 @@ describe("runDiscord", () => {
         .filter((s) => s.connected)
         .map((s) => s.intents & (1 << 15)),
     ).toEqual([0]);
+  });
+
+  it("acknowledges a button or modal that is not ask-user's and that no listener answered", async () => {
+    const discord = await fake();
+    const running = await runDiscord({
+      env: { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl },
+      broker: () => createAskUser({ store: createMemoryStore(), channels: [] }),
+      logger: quiet,
+      deferAfterMs: 300,
+    });
+    cleanups.push(() => running.stop());
+    // A listener the host added to the runner's client opens its own modal; it never handles the submission.
+    running.client.on(Events.InteractionCreate, async (interaction) => {
+      if (!interaction.isButton() || interaction.customId !== "host:form") return;
+      await interaction.showModal({
+        custom_id: "host:form",
+        title: "Feedback",
+        components: [{ type: 1, components: [{ type: 4, custom_id: "text", style: 1, label: "Text" }] }],
+      });
+    });
+    const channel = running.client.channels.cache.get(discord.guild.channelId);
+    if (!channel?.isSendable()) throw new Error("no channel");
+    const menu = await channel.send({
+      content: "An old menu",
+      components: [
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 2, label: "Old", custom_id: "gone:1" },
+            { type: 2, style: 2, label: "Form", custom_id: "host:form" },
+          ],
+        },
+      ],
+    });
+    const ada = discord.user({ id: "200000000000000001", username: "ada" });
+
+    const old = ada.click(channel.id, menu.id, "Old");
+    const form = ada.click(channel.id, menu.id, "Form");
+
+    expect(await discord.waitForResponse(old)).toMatchObject({ type: 6 });
+    expect((await discord.waitForResponse(form)).type).toBe(9);
+    const submitted = ada.submitModal(form, "Nice");
+    expect((await discord.waitForResponse(submitted)).type).toBe(6);
+    expect(discord.message(channel.id, menu.id)?.content).toBe("An old menu");
+    expect(discord.calls.filter((c) => c.error?.code === 40060)).toEqual([]);
   });
 
   it("fails with a readable error for a wrong token", async () => {
