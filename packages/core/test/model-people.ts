@@ -1,0 +1,151 @@
+/**
+ * What people do in the chat, in the lifecycle model test: tap a button, open or submit the Other…
+ * modal, reply with text the way the prompt suggests.
+ */
+import { type Action, encodeAction } from "../src/codec.ts";
+import { type Effect, noEffect } from "./model-invariants.ts";
+import { type ReplyShape, renderReply } from "./model-prompts.ts";
+import {
+  ELSEWHERE,
+  effectOf,
+  expectKind,
+  isStranger,
+  noteFreeText,
+  type Person,
+  Step,
+} from "./model-steps.ts";
+import type { World } from "./model-world.ts";
+
+/** A button tap: an option, or Skip. */
+export class Tap extends Step {
+  constructor(
+    broker: 0 | 1,
+    ref: number,
+    readonly sub: number,
+    readonly option: number | "skip",
+    readonly person: Person,
+  ) {
+    super(broker, ref);
+  }
+  async act(world: World, ref?: number): Promise<Effect> {
+    const question = this.question(world, ref);
+    const index = this.sub % question.prompt.questions.length;
+    const asked = question.prompt.questions[index];
+    const token = question.tokens[index];
+    if (!asked || !token) throw new Error("prompt without that question");
+    const optionIndex = this.option === "skip" ? -1 : this.option % asked.options.length;
+    const action: Action = this.option === "skip" ? { kind: "skip" } : { kind: "option", index: optionIndex };
+    const outcome = await world.brokers[this.broker].handleAction({
+      channel: "chat",
+      conversation: isStranger(this.person) ? ELSEWHERE : question.conversation,
+      userId: this.person.userId,
+      displayName: this.person.displayName,
+      data: encodeAction(token, action),
+    });
+    if (isStranger(this.person)) expectKind(outcome, ["refused"], String(this));
+    else
+      expectKind(
+        outcome,
+        this.option === "skip" ? ["skipped", "refused"] : ["answered", "partial", "refused"],
+        String(this),
+      );
+    const label = asked.options[optionIndex]?.label;
+    const gave = new Map(label === undefined ? [] : [[asked.id, [label]]]);
+    const final = label !== undefined && !isStranger(this.person) && question.prompt.questions.length === 1;
+    return effectOf(question, outcome, gave, final);
+  }
+  override toString(): string {
+    return `tap(b${this.broker}, q${this.ref}.${this.sub}, ${this.option === "skip" ? "Skip" : `option ${this.option}`}, ${this.person.displayName})`;
+  }
+}
+
+/** The Other… button where the channel opens a modal (`opensModal`), or the modal's submission. */
+export class Other extends Step {
+  constructor(
+    broker: 0 | 1,
+    ref: number,
+    readonly sub: number,
+    readonly text: string | undefined,
+    readonly person: Person,
+  ) {
+    super(broker, ref);
+  }
+  async act(world: World, ref?: number): Promise<Effect> {
+    const question = this.question(world, ref);
+    const index = this.sub % question.prompt.questions.length;
+    const asked = question.prompt.questions[index];
+    const token = question.tokens[index];
+    if (!asked || !token) throw new Error("prompt without that question");
+    if (this.text !== undefined && !isStranger(this.person)) noteFreeText(question, asked.id, this.text);
+    const event = {
+      channel: "chat",
+      conversation: isStranger(this.person) ? ELSEWHERE : question.conversation,
+      userId: this.person.userId,
+      displayName: this.person.displayName,
+      data: encodeAction(token, { kind: "other" }),
+      ...(this.text === undefined ? { opensModal: true } : { text: this.text }),
+    };
+    const outcome = await world.brokers[this.broker].handleAction(event);
+    if (isStranger(this.person)) expectKind(outcome, ["refused"], String(this));
+    else
+      expectKind(
+        outcome,
+        this.text === undefined ? ["awaiting_text", "refused"] : ["answered", "partial", "refused"],
+        String(this),
+      );
+    const gave = new Map(this.text === undefined ? [] : [[asked.id, [this.text.trim()]]]);
+    const final =
+      this.text !== undefined && !isStranger(this.person) && question.prompt.questions.length === 1;
+    return effectOf(question, outcome, gave, final);
+  }
+  override toString(): string {
+    const what =
+      this.text === undefined ? "Other… opens a modal" : `modal sends ${JSON.stringify(this.text)}`;
+    return `other(b${this.broker}, q${this.ref}.${this.sub}, ${what}, ${this.person.displayName})`;
+  }
+}
+
+/** A text reply to the prompt message, typed as the prompt suggests (or a skip word). */
+export class Reply extends Step {
+  constructor(
+    broker: 0 | 1,
+    ref: number,
+    readonly shape: ReplyShape | string,
+    readonly person: Person,
+    readonly locale: string | undefined,
+  ) {
+    super(broker, ref);
+  }
+  async act(world: World, ref?: number): Promise<Effect> {
+    const question = this.question(world, ref);
+    // An undelivered prompt has no message to reply to.
+    if (question.messageId === undefined) return noEffect("nothing to reply to");
+    const reply = typeof this.shape === "string" ? undefined : renderReply(question.prompt, this.shape);
+    const stranger = isStranger(this.person);
+    if (reply && !stranger) for (const [id, given] of reply.given) noteFreeText(question, id, given.freeText);
+    const outcome = await world.brokers[this.broker].handleReply({
+      channel: "chat",
+      conversation: stranger ? ELSEWHERE : question.conversation,
+      userId: this.person.userId,
+      displayName: this.person.displayName,
+      text: reply?.text ?? String(this.shape),
+      replyTo: question.messageId,
+      ...(this.locale === undefined ? {} : { locale: this.locale }),
+    });
+    const allowed = stranger
+      ? ["ignored"]
+      : reply
+        ? ["answered", "partial", "refused"]
+        : ["skipped", "refused"];
+    expectKind(outcome, allowed, `${this} typing ${JSON.stringify(reply?.text ?? this.shape)}`);
+    const gave = new Map([...(reply?.given ?? [])].map(([id, given]) => [id, given.values]));
+    return effectOf(question, outcome, gave, reply?.complete === true && !stranger);
+  }
+  override toString(): string {
+    const what =
+      typeof this.shape === "string"
+        ? JSON.stringify(this.shape)
+        : `mask ${this.shape.mask} by ${this.shape.keyBy}`;
+    return `reply(b${this.broker}, q${this.ref}, ${what}, ${this.person.displayName})`;
+  }
+}
