@@ -2,7 +2,7 @@
 import { type AskUserBroker, type AskUserLogger, type Channel, consoleLogger } from "@ask-user/core";
 import type { App, webApi } from "@slack/bolt";
 import { createInbound } from "./inbound.ts";
-import { renderNotice, renderQuestion, renderSummary, renderText } from "./render.ts";
+import { renderNotice, renderPrivateNotice, renderQuestion, renderSummary, renderText } from "./render.ts";
 import { parseAddress } from "./target.ts";
 import { createPeople, type People } from "./users.ts";
 
@@ -88,15 +88,19 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         throw error;
       }
     },
+    // SPEC §5: Slack shows `<@U…>` as the person's name; it is only used in private notices (refusals).
+    displayName: async (userId) => `<@${userId}>`,
     async notify({ conversation, text, userId, private: only, replyTo }) {
       const { channel: id, threadTs } = await where(conversation);
       const thread = replyTo ?? threadTs;
-      const body = renderNotice(text);
       const threading = thread === undefined ? {} : { thread_ts: thread };
       if (only && userId !== undefined) {
-        await client.chat.postEphemeral({ channel: id, user: userId, text: body.text, ...threading });
+        // Nobody can reply to an ephemeral message: nothing to route by.
+        const { text: ephemeral } = renderPrivateNotice(text);
+        await client.chat.postEphemeral({ channel: id, user: userId, text: ephemeral, ...threading });
         return undefined;
       }
+      const body = renderNotice(text);
       const result = await client.chat.postMessage({
         channel: id,
         text: body.text,
@@ -105,7 +109,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         unfurl_media: false,
       });
       // In Slack one replies to a thread, not to a message in it: replies to this notice carry the
-      // thread's root as their `thread_ts`, so that is the id they route by.
+      // thread's root as their `thread_ts`, so that is the id they route by (and the broker records).
       const root = thread ?? result.ts;
       return root === undefined ? undefined : { messageId: root };
     },

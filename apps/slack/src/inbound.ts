@@ -7,13 +7,8 @@ import type { ActionEvent, AskUserBroker, AskUserLogger, InboundOutcome, ReplyEv
 import { decodeAction } from "@ask-user/core";
 import type { AnyMiddlewareArgs, Middleware, webApi } from "@slack/bolt";
 import { ACK_BUDGET_MS, SEEN_EVENTS_MAX, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
-import {
-  ANSWER_ACTION_ID,
-  ANSWER_BLOCK_ID,
-  renderNotice,
-  renderOtherModal,
-  unescapeSlackText,
-} from "./render.ts";
+import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, renderOtherModal, renderPrivateNotice } from "./render.ts";
+import { replyText } from "./reply-text.ts";
 import { parseAddress, threadConversation, threadOf } from "./target.ts";
 import type { People } from "./users.ts";
 
@@ -81,7 +76,7 @@ async function tellPrivately(
   text: string,
   respond?: Respond,
 ): Promise<void> {
-  const body = renderNotice(text);
+  const body = renderPrivateNotice(text);
   if (respond) {
     await respond({ response_type: "ephemeral", replace_original: false, text: body.text });
     return;
@@ -113,7 +108,10 @@ async function onAction(deps: InboundDeps, body: Json, ack: Ack, respond?: Respo
   const conversation = conversationOf(channelId, userId, threadTs);
   const who = await person(deps, userId, user.username);
   const event: ActionEvent = { channel: deps.name, conversation, userId, data, ...who };
-  const outcome = await deps.broker().handleAction(event);
+  // Other… opens a modal: the broker only checks the tap and stores nothing, so a dismissed modal
+  // leaves nothing behind (a later reply is read by the normal rules).
+  const modal = decoded.action.kind === "other";
+  const outcome = await deps.broker().handleAction(modal ? { ...event, opensModal: true } : event);
   const where = { channel: channelId, user: userId, ...(threadTs === undefined ? {} : { threadTs }) };
   if (outcome.kind === "awaiting_text") {
     const index = outcome.record.tokens.indexOf(decoded.token);
@@ -126,7 +124,8 @@ async function onAction(deps: InboundDeps, body: Json, ack: Ack, respond?: Respo
     } catch (error) {
       // No modal (trigger expired, Slack said no): the tapper's next message is the answer instead.
       deps.logger.warn({ channel: deps.name, err: describe(error) }, "could not open the Other… modal");
-      await tellPrivately(deps, where, outcome.text, respond);
+      const instead = await deps.broker().handleAction(event);
+      await tellPrivately(deps, where, instead.kind === "ignored" ? outcome.text : instead.text, respond);
     }
     return true;
   }
@@ -191,8 +190,11 @@ async function onViewSubmission(deps: InboundDeps, body: Json, ack: Ack): Promis
   return true;
 }
 
-/** A person's message: a reply in a question's thread goes to it; otherwise core's routing rules. */
-async function onMessage(deps: InboundDeps, event: Json): Promise<boolean> {
+/**
+ * A person's message: a reply in a question's thread goes to it; otherwise core's routing rules. The
+ * text goes to core as typed (`replyText`: Slack's markup undone, a mention of the bot removed).
+ */
+async function onMessage(deps: InboundDeps, event: Json, botUserId?: string): Promise<boolean> {
   const userId = str(event.user);
   const channelId = str(event.channel);
   const ts = str(event.ts);
@@ -202,7 +204,7 @@ async function onMessage(deps: InboundDeps, event: Json): Promise<boolean> {
   const base = conversationOf(channelId, userId);
   const threadTs = threadOf(event);
   const who = await person(deps, userId, undefined);
-  const common = { channel: deps.name, userId, text: unescapeSlackText(event.text), ...who };
+  const common = { channel: deps.name, userId, text: replyText(event.text, botUserId), ...who };
   const broker = deps.broker();
   if (threadTs !== undefined) {
     // A question posted into this thread (target `C…:<thread_ts>`) first, then the thread's parent.
@@ -218,6 +220,14 @@ async function onMessage(deps: InboundDeps, event: Json): Promise<boolean> {
   // In a channel, confirmations go into the thread of the person's message; in a DM, below it.
   const reply: ReplyEvent = { ...common, conversation: base, ...(im ? {} : { messageId: ts }) };
   return (await broker.handleReply(reply)).kind !== "ignored";
+}
+
+/** The bot's own user id: Bolt's context (from `auth.test`), else the event's authorization. */
+function botUserOf(context: unknown, body: Json): string | undefined {
+  const authorization = obj(Array.isArray(body.authorizations) ? body.authorizations[0] : undefined);
+  return (
+    str(obj(context).botUserId) ?? (authorization.is_bot === true ? str(authorization.user_id) : undefined)
+  );
 }
 
 /** True for a tap on our buttons or a submission of our modal (before looking any further). */
@@ -261,7 +271,7 @@ export function createInbound(deps: InboundDeps): Middleware<AnyMiddlewareArgs> 
       if (body.type === "block_actions") ours = await onAction(deps, body, ack, respond);
       else if (body.type === "view_submission") ours = await onViewSubmission(deps, body, ack);
       else if (body.type === "event_callback" && obj(body.event).type === "message") {
-        ours = await onMessage(deps, obj(body.event));
+        ours = await onMessage(deps, obj(body.event), botUserOf(args.context, body));
       }
     } catch (error) {
       if (eventId !== undefined) seen.delete(eventId); // a retry of it may run again

@@ -40,11 +40,6 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** Undoes Slack's escaping of `&`, `<`, `>` in a user's message text. */
-export function unescapeSlackText(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-}
-
 /**
  * Escapes `text` and keeps the result within `max` characters: cut between grapheme clusters (never
  * inside an emoji or an `&amp;`), with `…` when something was cut.
@@ -159,14 +154,38 @@ export function renderText(text: string, record: QuestionRecord, locale: string)
   };
 }
 
-/** A short message (notice, refusal, summary): escaped text, no controls. */
+/** A short message (notice, confirmation): escaped text, no controls. */
 export function renderNotice(text: string): SlackMessage {
   return { text: escapeWithin(text, MESSAGE_TEXT_MAX_CHARS) };
 }
 
-/** The after-resolution summary: the same text in a section, which replaces every block (controls gone). */
+/** A user mention as it reads once escaped (`&lt;@U0ALICE&gt;`). */
+const ESCAPED_MENTION = /&lt;@([UW][A-Z0-9]{2,})&gt;/g;
+
+/**
+ * A message only one person sees (a refusal, a hint): escaped like {@link renderNotice}, except that
+ * user mentions `<@U…>` stay mentions, which Slack shows as the person's name (SPEC §5: "This question
+ * is for <@U0ALICE>." reads "This question is for @alice"). An ephemeral message notifies nobody.
+ */
+export function renderPrivateNotice(text: string): SlackMessage {
+  return { text: renderNotice(text).text.replace(ESCAPED_MENTION, "<@$1>") };
+}
+
+/** Core's summaries end in their attribution: `✅ Deploy: Staging — @alice`. */
+const ATTRIBUTION = " — ";
+
+/**
+ * The after-resolution summary: the same text in a section, which replaces every block (controls gone).
+ * Escaping can make it longer than a section holds; then the answer is shortened, never the
+ * attribution after the last ` — `.
+ */
 export function renderSummary(summary: string): SlackMessage & { blocks: types.KnownBlock[] } {
-  const text = escapeWithin(summary, SECTION_TEXT_MAX_CHARS);
+  let text = escapeMrkdwn(summary);
+  if (text.length > SECTION_TEXT_MAX_CHARS) {
+    const at = summary.lastIndexOf(ATTRIBUTION);
+    const tail = at === -1 ? "" : escapeWithin(summary.slice(at), 200);
+    text = `${escapeWithin(at === -1 ? summary : summary.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
+  }
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
 }
 

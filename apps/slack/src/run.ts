@@ -1,6 +1,6 @@
 /** Environment → Bolt app → running channel: `runSlack`, which the gateway and `src/main.ts` start. */
 import { type AskUserBroker, type AskUserLogger, type Channel, consoleLogger } from "@ask-user/core";
-import { App, type Logger, LogLevel, webApi } from "@slack/bolt";
+import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { createSlackChannel } from "./channel.ts";
 import { SLACK_RETRY_POLICY } from "./limits.ts";
 
@@ -46,6 +46,9 @@ export function readSlackEnv(env: Record<string, string | undefined>): SlackConf
   return config;
 }
 
+/** Bolt's Socket Mode warning when {@link acknowledgeTheRest} comes after a listener's own ack. */
+const SECOND_ACK = /^ack\(\) has already been called/;
+
 /** Bolt's logger interface over ours: warnings and errors only. */
 function boltLogger(logger: SlackLogger): Logger {
   let level = LogLevel.WARN;
@@ -53,13 +56,34 @@ function boltLogger(logger: SlackLogger): Logger {
   return {
     debug: () => undefined,
     info: () => undefined,
-    warn: (...parts) => logger.warn({ channel: "slack", source: "bolt" }, text(parts)),
+    warn: (...parts) => {
+      const message = text(parts);
+      if (!SECOND_ACK.test(message)) logger.warn({ channel: "slack", source: "bolt" }, message);
+    },
     error: (...parts) => logger.error({ channel: "slack", source: "bolt" }, text(parts)),
     setLevel: (next) => {
       level = next;
     },
     getLevel: () => level,
     setName: () => undefined,
+  };
+}
+
+/**
+ * The standalone runner's last middleware: an interactive request that nobody answered (a button or
+ * modal of another app's message, an old message of a removed listener) is acknowledged once the
+ * listeners ran, so that Bolt does not answer 404 and the person sees no error. Requests the channel
+ * handles never get here; a listener's own ack comes first, and the late one is then dropped.
+ */
+function acknowledgeTheRest(): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    await args.next();
+    if (!("ack" in args) || typeof args.ack !== "function") return; // events are acked by Bolt itself
+    try {
+      await (args.ack as () => Promise<void>)();
+    } catch {
+      // HTTP mode: a listener acknowledged it already (ReceiverMultipleAckError).
+    }
   };
 }
 
@@ -84,6 +108,8 @@ export interface RunningSlack {
  * Builds a Bolt app from the environment (see {@link readSlackEnv}), mounts the channel and starts it:
  * Socket Mode with `SLACK_APP_TOKEN`, else HTTP on `SLACK_PORT`. Checks the bot token with `auth.test`
  * first. Rate-limited calls are retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`.
+ * Interactive requests that no listener acknowledged are acknowledged after the listeners ran (this
+ * app is ours alone; a channel mounted on your own app leaves that to you).
  *
  * @example
  * ```ts
@@ -116,6 +142,7 @@ export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> 
     logger: boltLogger(logger),
   });
   const slack = createSlackChannel({ app, broker: options.broker, logger });
+  app.use(acknowledgeTheRest());
   let mode = "Socket Mode";
   if (socketMode) {
     await app.start();

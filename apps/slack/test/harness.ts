@@ -15,6 +15,7 @@ import {
   createFakeSlack,
   type FakeSlack,
   type FakeSlackMessage,
+  type FakeSlackOptions,
   type FakeSlackUser,
 } from "@ask-user/testkit/slack";
 import { App, LogLevel } from "@slack/bolt";
@@ -60,8 +61,8 @@ export function recordingLogger(): AskUserLogger & { lines: string[] } {
   };
 }
 
-/** A fake Slack, closed after the test. */
-export async function fakeSlack(options: { echoBotMessages?: boolean } = {}): Promise<FakeSlack> {
+/** A fake Slack (by default as Slack behaves: the app's own posts come back as events), closed after the test. */
+export async function fakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const slack = await createFakeSlack(options);
   cleanups.push(() => slack.close());
   return slack;
@@ -136,7 +137,11 @@ export interface WorldOptions {
 
 /** A fake Slack (or the given one), a started Bolt app with the channel mounted, and a broker. */
 export async function world(mode: Mode, options: WorldOptions = {}): Promise<World> {
-  const slack = options.slack ?? (await fakeSlack({ echoBotMessages: options.echoBotMessages ?? false }));
+  const slack =
+    options.slack ??
+    (await fakeSlack(
+      options.echoBotMessages === undefined ? {} : { echoBotMessages: options.echoBotMessages },
+    ));
   const app = boltApp(slack, mode, options.retries);
   options.host?.(app);
   const logger = recordingLogger();

@@ -12,7 +12,7 @@ import {
   slackDate,
 } from "../src/index.ts";
 import { CONTEXT_TEXT_MAX_CHARS, SECTION_TEXT_MAX_CHARS } from "../src/limits.ts";
-import { escapeWithin, unescapeSlackText } from "../src/render.ts";
+import { escapeWithin, renderPrivateNotice } from "../src/render.ts";
 
 const EXPIRES = Date.UTC(2026, 0, 2, 14, 5);
 
@@ -42,11 +42,19 @@ const DEPLOY = {
 };
 
 describe("render", () => {
-  it("escapes only &, < and > for mrkdwn, and unescapes user text", () => {
+  it("escapes only &, < and > for mrkdwn", () => {
     expect(escapeMrkdwn("a & b <!channel> <@U1> *bold*")).toBe(
       "a &amp; b &lt;!channel&gt; &lt;@U1&gt; *bold*",
     );
-    expect(unescapeSlackText("x &lt; y &amp;&amp; z &gt; 1")).toBe("x < y && z > 1");
+  });
+
+  it("keeps user mentions in private notices only, and nothing else that pings", () => {
+    expect(renderPrivateNotice("This question is for <@U0ALICE>.").text).toBe(
+      "This question is for <@U0ALICE>.",
+    );
+    expect(renderPrivateNotice("<!channel> <!here> <#C1> & <@U0ALICE|x>").text).toBe(
+      "&lt;!channel&gt; &lt;!here&gt; &lt;#C1&gt; &amp; &lt;@U0ALICE|x&gt;",
+    );
   });
 
   it("shortens escaped text without cutting an entity or an emoji", () => {
@@ -159,6 +167,14 @@ describe("render", () => {
       text: "✅ Deploy: &lt;!channel&gt; — @alice",
       blocks: [{ type: "section", text: { type: "mrkdwn", text: "✅ Deploy: &lt;!channel&gt; — @alice" } }],
     });
+  });
+
+  it("shortens a summary that escaping makes too long in its answer, never in its attribution", () => {
+    const summary = renderSummary(`✅ Deploy: ${"a&b — ".repeat(500)} — @alice`);
+    expect(summary.text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX_CHARS);
+    expect(summary.text).toMatch(/^✅ Deploy: a&amp;b — a&amp;b.*… — @alice$/);
+    expect(checkBlocks(summary.blocks, "message")).toEqual([]);
+    expect(renderSummary(`⌛ ${"<".repeat(900)}`).text).toMatch(/^⌛ (&lt;)+…$/);
   });
 
   it("renders the Other… modal within Slack's view limits", () => {
