@@ -6,8 +6,11 @@ import type { CreateQuestionBody, PublicQuestion } from "./api.ts";
  * the HTTP API of a running gateway (`ask-user mcp`, `ask-user ask`). Errors are `BackendError`s.
  */
 export interface QuestionBackend {
-  /** Creates and delivers a question; throws BackendError(422, issues) on bad input. */
-  create(body: CreateQuestionBody): Promise<PublicQuestion>;
+  /**
+   * Creates and delivers a question; throws BackendError(422, issues) on bad input. A backend that can
+   * (the in-process one) cancels the question when `signal` aborts while the prompt is being delivered.
+   */
+  create(body: CreateQuestionBody, options?: { signal?: AbortSignal }): Promise<PublicQuestion>;
   /** The question; with `waitSeconds`, waits up to that long while it is pending. */
   get(id: string, options?: { waitSeconds?: number; signal?: AbortSignal }): Promise<PublicQuestion>;
   /** Cancels a pending question; resolves with the record (already final ones are returned as they are). */

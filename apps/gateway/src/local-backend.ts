@@ -11,13 +11,14 @@ export function createLocalBackend(
   defaults: { defaultTarget: Target | undefined; channels: ReadonlySet<string> },
 ): QuestionBackend {
   return {
-    async create(body) {
+    async create(body, createOptions = {}) {
       try {
         const { input, options } = parseCreate(body as unknown as Record<string, unknown>, {
           target: defaults.defaultTarget,
           channels: defaults.channels,
         });
-        return toPublic(await broker.create(input, options));
+        const signal = createOptions.signal;
+        return toPublic(await broker.create(input, signal ? { ...options, signal } : options));
       } catch (error) {
         if (error instanceof HttpError)
           throw new BackendError(error.status, error.code, error.message, error.issues);

@@ -10,20 +10,25 @@ export async function waitWhilePending(
   ms: number,
   signal?: AbortSignal,
 ): Promise<QuestionRecord | undefined> {
-  const first = await broker.get(id);
-  if (!first || isTerminal(first.status) || ms <= 0 || signal?.aborted) return first;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop();
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const stop = broker.subscribe((event) => {
-      if (event.record.id === id && isTerminal(event.record.status)) done();
-    });
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
+  if (ms <= 0 || signal?.aborted) return broker.get(id);
+  // Listen first, then read: a resolution between the two is never missed.
+  let ended: () => void = () => undefined;
+  const end = new Promise<void>((resolve) => {
+    ended = resolve;
   });
-  return broker.get(id);
+  const stop = broker.subscribe((event) => {
+    if (event.record.id === id && isTerminal(event.record.status)) ended();
+  });
+  const timer = setTimeout(ended, ms);
+  signal?.addEventListener("abort", ended, { once: true });
+  try {
+    const first = await broker.get(id);
+    if (!first || isTerminal(first.status)) return first;
+    await end;
+    return await broker.get(id);
+  } finally {
+    clearTimeout(timer);
+    stop();
+    signal?.removeEventListener("abort", ended);
+  }
 }

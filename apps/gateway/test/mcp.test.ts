@@ -471,7 +471,7 @@ describe("MCP over stdio", () => {
 });
 
 describe("MCP over Streamable HTTP", () => {
-  async function serve(options: { maxSessions?: number } = {}) {
+  async function serve(options: { maxSessions?: number; idleSessionMs?: number } = {}) {
     const backend = new FakeBackend();
     const mcp = createMcpHttpHandler({ backend, logger, progressIntervalMs: 100, ...options });
     const http: HttpServer = createServer((req, res) => {
@@ -591,6 +591,46 @@ describe("MCP over Streamable HTTP", () => {
     await connectClient();
     await expect(second.client.listTools()).rejects.toThrow(/404|Session not found/);
     expect((await first.client.listTools()).tools).toHaveLength(1);
+  });
+
+  it("never evicts a session whose call is waiting for a human; refuses a new session instead", async () => {
+    const { backend, url, connectClient } = await serve({ maxSessions: 2 });
+    const first = await connectClient();
+    const firstCall = first.client.callTool({ name: "ask_user", arguments: deploy });
+    const firstQuestion = await backend.nextPending();
+    const idle = await connectClient();
+    await idle.client.listTools(); // the waiting session is now the least recently used
+    const second = await connectClient(); // room is made by closing the idle session, not the waiting one
+    await expect(idle.client.listTools()).rejects.toThrow(/404|Session not found/);
+    const secondCall = second.client.callTool({ name: "ask_user", arguments: deploy });
+    const secondQuestion = await vi.waitFor(() => {
+      const found = [...backend.records.values()].find((r) => r.id !== firstQuestion.id);
+      if (!found) throw new Error("no second question yet");
+      return found;
+    });
+    const refused = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    });
+    expect(refused.status).toBe(503);
+    expect(backend.records.get(firstQuestion.id)?.status).toBe("pending");
+    backend.answer(firstQuestion.id, { deploy_target: ["Production"] });
+    backend.answer(secondQuestion.id, { deploy_target: ["Production"] });
+    expect((await firstCall).structuredContent).toMatchObject({ status: "answered" });
+    expect((await secondCall).structuredContent).toMatchObject({ status: "answered" });
+  });
+
+  it("closes a session that stayed idle for idleSessionMs", async () => {
+    const { connectClient } = await serve({ idleSessionMs: 150 });
+    const idle = await connectClient();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await expect(idle.client.listTools()).rejects.toThrow(/404|Session not found/);
   });
 
   it("cancels waiting questions when the handler closes", async () => {

@@ -77,8 +77,11 @@ export type TransitionOutcome =
 export interface AskUserBroker {
   /** Normalises, stores, delivers and waits; resolves with the agent's result. Throws on bad input. */
   ask(input: unknown, options?: AskOptions): Promise<AskUserResult>;
-  /** Normalises, stores and delivers; returns the record at once (pending, or undeliverable). */
-  create(input: unknown, options?: Omit<AskOptions, "signal">): Promise<QuestionRecord>;
+  /**
+   * Normalises, stores and delivers; returns the record at once (pending, or undeliverable). Aborting
+   * `signal` while the prompt is being delivered cancels the question (it is already stored then).
+   */
+  create(input: unknown, options?: AskOptions): Promise<QuestionRecord>;
   /** Waits for a question to end; aborting the signal cancels it. */
   wait(id: string, options?: { signal?: AbortSignal }): Promise<AskUserResult>;
   handleReply(event: ReplyEvent): Promise<InboundOutcome>;
@@ -194,10 +197,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   }
 
   /** Stores and delivers an already normalised prompt (`ask` normalises once, before its abort check). */
-  async function createRecord(
-    prompt: Prompt,
-    askOptions: Omit<AskOptions, "signal">,
-  ): Promise<QuestionRecord> {
+  async function createRecord(prompt: Prompt, askOptions: AskOptions): Promise<QuestionRecord> {
     if (closed) throw new AskUserError("closed", "The broker is closed.");
     const now = clock.now();
     const record: QuestionRecord = {
@@ -216,7 +216,16 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     if (askOptions.target !== undefined) record.target = { ...askOptions.target };
     if (askOptions.creator !== undefined) record.creator = await named(askOptions.creator, askOptions.target);
     await options.store.create(record);
-    return deliver(ctx, record);
+    // From here on the question exists: an abort cancels it at once, even while it is being delivered.
+    const signal = askOptions.signal;
+    const onAbort = () => ctx.background(broker.cancel(record.id));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await deliver(ctx, record);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   const broker: AskUserBroker = {
@@ -262,10 +271,10 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       });
     },
     async ask(input, askOptions = {}) {
-      const { signal, ...rest } = askOptions;
+      const { signal } = askOptions;
       const prompt = normalizeAskUserInput(input);
       if (signal?.aborted) return { status: "no_answer", reason: "cancelled" };
-      const record = await createRecord(prompt, rest);
+      const record = await createRecord(prompt, askOptions);
       return broker.wait(record.id, signal ? { signal } : {});
     },
     handleReply: (event) => handleReply(ctx, event),

@@ -56,21 +56,23 @@ export async function createQuestion(ctx: QuestionRoutesContext, req: IncomingMe
   sendJson(res, 201, toPublic(record));
 }
 
-/** `POST /v1/ask`: create and wait; the client closing the request cancels the question. */
+/**
+ * `POST /v1/ask`: create and wait; the client closing the request cancels the question at any moment,
+ * including while the prompt is still being delivered.
+ */
 export async function askAndWait(ctx: QuestionRoutesContext, req: IncomingMessage, res: ServerResponse) {
   const { input, options } = parseCreate(await readObject(req), {
     target: ctx.defaultTarget,
     channels: ctx.channels,
   });
-  const record = await ctx.broker.create(input, options).catch(inputError);
   const abort = new AbortController();
   const onClose = () => {
     if (!res.writableEnded) abort.abort();
   };
   res.on("close", onClose);
   try {
-    const result = await ctx.broker.wait(record.id, { signal: abort.signal });
-    sendJson(res, 200, result);
+    const result = await ctx.broker.ask(input, { ...options, signal: abort.signal }).catch(inputError);
+    if (!abort.signal.aborted) sendJson(res, 200, result);
   } finally {
     res.off("close", onClose);
   }

@@ -8,8 +8,13 @@ import { createMcpServer, type McpServerOptions } from "./server.ts";
 
 /** Options of {@link createMcpHttpHandler}: the server's options plus the session bound. */
 export interface McpHttpHandlerOptions extends McpServerOptions {
-  /** Open sessions kept at most; a new session beyond it closes the least recently used one. Default 100. */
+  /**
+   * Open sessions kept at most; a new session beyond it closes the least recently used idle one (never
+   * one with a call in flight). Default 100.
+   */
   maxSessions?: number;
+  /** A session with nothing in flight and no request for this long is closed. Default 30 minutes. */
+  idleSessionMs?: number;
   /** Largest POST body read when none is given to `handle`. Default 4 MiB (the SDK's bound). */
   maxBodyBytes?: number;
 }
@@ -25,15 +30,23 @@ export interface McpHttpHandler {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** Calls of this session whose response is still open (an `ask_user` call waiting for a human). */
+  open: number;
+  /** When the session last had a request or finished one (epoch ms). */
+  lastSeen: number;
 }
 
 const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
+const IDLE_SWEEP_MS = 60_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * MCP over Streamable HTTP, stateful: `initialize` opens a session (`mcp-session-id`), each with its own
  * server, so progress notifications and cancellations reach the call they belong to. Sessions end on
- * DELETE, on `close()`, or when evicted as the least recently used. The caller authenticates requests.
+ * DELETE, on `close()`, after `idleSessionMs` with nothing in flight, or when evicted as the least
+ * recently used idle session to make room; a session with a call in flight is never evicted (a new
+ * session is refused with 503 instead). The caller authenticates requests.
  *
  * @example
  * const mcp = createMcpHttpHandler({ backend });
@@ -45,6 +58,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const {
     maxSessions = DEFAULT_MAX_SESSIONS,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    idleSessionMs = DEFAULT_IDLE_SESSION_MS,
     ...serverOptions
   } = options;
   const logger = serverOptions.logger ?? consoleLogger;
@@ -61,16 +75,48 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     }
   };
 
-  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+  /** Counts a call (a POST carrying requests) as in flight until its response ends. */
+  const track = (session: Session, res: ServerResponse, body: unknown) => {
+    session.lastSeen = Date.now();
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((message) => isJSONRPCRequest(message))) return;
+    session.open++;
+    res.once("close", () => {
+      session.open--;
+      session.lastSeen = Date.now();
+    });
+  };
+
+  const sweep = setInterval(
+    () => {
+      const before = Date.now() - idleSessionMs;
+      for (const [id, session] of sessions) {
+        if (session.open === 0 && session.lastSeen < before) void closeSession(id, session);
+      }
+    },
+    Math.min(IDLE_SWEEP_MS, idleSessionMs),
+  );
+  sweep.unref();
+
+  /** Makes room for one more session: closes idle ones, least recently used first. */
+  const makeRoom = async (): Promise<boolean> => {
     for (const [id, session] of sessions) {
       if (sessions.size < maxSessions) break;
-      await closeSession(id, session);
+      if (session.open === 0) await closeSession(id, session);
+    }
+    return sessions.size < maxSessions;
+  };
+
+  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    if (!(await makeRoom())) {
+      res.setHeader("Retry-After", "30");
+      return sendError(res, 503, -32000, `Too many MCP sessions with calls in flight (${maxSessions}).`);
     }
     const server = createMcpServer(serverOptions);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, open: 0, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -109,6 +155,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (sessionId !== undefined && session) {
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
+      track(session, res, body);
       cancelOnDisconnect(session.transport, res, body);
       return session.transport.handleRequest(req, res, body);
     }
@@ -132,6 +179,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     },
     async close() {
       closed = true;
+      clearInterval(sweep);
       await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
     },
   };

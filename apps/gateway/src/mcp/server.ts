@@ -127,7 +127,9 @@ async function callAskUser(
   let question: PublicQuestion;
   try {
     const body = { questions: split.questions, ...optional("timeoutSeconds", split.timeoutSeconds) };
-    question = await call.backend.create(split.target ? { ...body, target: split.target } : body);
+    question = await call.backend.create(split.target ? { ...body, target: split.target } : body, {
+      signal: extra.signal,
+    });
   } catch (error) {
     return failure(call, error, "create");
   }
@@ -191,7 +193,7 @@ const RETRY_GRACE_MS = 60_000;
 function patientBackend(call: CallContext, question: PublicQuestion): QuestionBackend {
   const { backend } = call;
   return {
-    create: (body) => backend.create(body),
+    create: (body, options) => backend.create(body, options),
     cancel: (id) => backend.cancel(id),
     async get(id, options) {
       for (let attempt = 0; ; attempt++) {
