@@ -1,71 +1,14 @@
-import {
-  ChannelType,
-  Client,
-  type ClientOptions,
-  DiscordAPIError,
-  Events,
-  GatewayIntentBits,
-  type Message,
-  MessageFlags,
-  Partials,
-} from "discord.js";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  buttonsOf,
-  createFakeDiscord,
-  type FakeDiscord,
-  type FakeDiscordOptions,
-} from "../src/discord/index.ts";
+import { ChannelType, Client, DiscordAPIError, Events, MessageFlags, Partials } from "discord.js";
+import { describe, expect, it } from "vitest";
+import { buttonsOf } from "../src/discord/index.ts";
+import { ALL, connect, fake, nextMessage, onCleanup } from "./discord-harness.ts";
 
 // The real discord.js against the fake: gateway handshake, events, REST and interaction responses.
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const ALL = [
-  GatewayIntentBits.Guilds,
-  GatewayIntentBits.GuildMessages,
-  GatewayIntentBits.DirectMessages,
-  GatewayIntentBits.MessageContent,
-];
-
-async function fake(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
-  const discord = await createFakeDiscord(options);
-  cleanups.push(() => discord.close());
-  return discord;
-}
-
-async function connect(discord: FakeDiscord, options: Partial<ClientOptions> = {}): Promise<Client> {
-  const client = new Client({
-    intents: ALL,
-    partials: [Partials.Channel],
-    rest: { api: discord.apiUrl },
-    ...options,
-  });
-  cleanups.push(() => client.destroy());
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(discord.token);
-  await ready;
-  return client;
-}
-
-function nextMessage(client: Client, filter: (message: Message) => boolean = () => true): Promise<Message> {
-  return new Promise((resolve) => {
-    const listener = (message: Message) => {
-      if (!filter(message)) return;
-      client.off(Events.MessageCreate, listener);
-      resolve(message);
-    };
-    client.on(Events.MessageCreate, listener);
-  });
-}
-
 describe("the gateway", () => {
   it("says HELLO, answers IDENTIFY with READY and then GUILD_CREATE, with increasing sequence numbers", async () => {
     const discord = await fake();
     const client = new Client({ intents: ALL, partials: [Partials.Channel], rest: { api: discord.apiUrl } });
-    cleanups.push(() => client.destroy());
+    onCleanup(() => client.destroy());
     const packets: Array<{ t: string | null; s: number | null }> = [];
     client.on(Events.Raw, (packet: { t: string | null; s: number | null }) =>
       packets.push({ t: packet.t, s: packet.s }),
@@ -121,10 +64,10 @@ describe("the gateway", () => {
   it("refuses a wrong token and the privileged intent when the app may not use it", async () => {
     const discord = await fake({ privilegedIntents: false });
     const wrong = new Client({ intents: ALL, rest: { api: discord.apiUrl } });
-    cleanups.push(() => wrong.destroy());
+    onCleanup(() => wrong.destroy());
     await expect(wrong.login("not-the-token")).rejects.toThrow(/token/i);
     const greedy = new Client({ intents: ALL, rest: { api: discord.apiUrl } });
-    cleanups.push(() => greedy.destroy());
+    onCleanup(() => greedy.destroy());
     await expect(greedy.login(discord.token)).rejects.toThrow(/disallowed intents/);
     await connect(discord, { intents: ALL.slice(0, 3) });
   });

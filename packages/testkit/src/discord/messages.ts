@@ -81,6 +81,28 @@ export function buildMessage(state: State, init: NewMessage): FakeMessage {
   return message;
 }
 
+/**
+ * Whether a session may read a message's content: always in DMs and with the Message Content intent;
+ * without it only the bot's own messages and those that mention the bot — a reply counts only while it
+ * pings the bot (the reply's "@ mention" on); with the ping off Discord sends it empty.
+ */
+function readable(state: State, session: Session, message: DcMessage, dm: boolean): boolean {
+  return (
+    dm ||
+    (session.intents & INTENT_MESSAGE_CONTENT) !== 0 ||
+    message.author.id === state.bot.id ||
+    message.mentions.some((user) => user.id === state.bot.id)
+  );
+}
+
+/** Empties what the Message Content intent guards. */
+function withoutContent(message: DcMessage): void {
+  message.content = "";
+  message.embeds = [];
+  message.attachments = [];
+  message.components = [];
+}
+
 /** The MESSAGE_CREATE / MESSAGE_UPDATE payload for one session, or undefined if its intents exclude it. */
 function forSession(state: State, session: Session, message: FakeMessage): DcMessage | undefined {
   const channel = state.channels.get(message.channel_id);
@@ -91,17 +113,9 @@ function forSession(state: State, session: Session, message: FakeMessage): DcMes
   payload.channel_type = channel?.type ?? 0;
   const guild = channel ? guildOf(state, channel) : undefined;
   if (guild && !message.webhook_id) payload.member = memberJson(state, guild, message.author, false);
-  const readable =
-    dm ||
-    (session.intents & INTENT_MESSAGE_CONTENT) !== 0 ||
-    message.author.id === state.bot.id ||
-    message.mentions.some((user) => user.id === state.bot.id);
-  if (!readable) {
-    payload.content = "";
-    payload.embeds = [];
-    payload.attachments = [];
-    payload.components = [];
-  }
+  if (!readable(state, session, payload, dm)) withoutContent(payload);
+  const quoted = payload.referenced_message;
+  if (quoted && !readable(state, session, quoted, dm)) withoutContent(quoted);
   return payload;
 }
 
