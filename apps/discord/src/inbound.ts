@@ -17,7 +17,7 @@ import { dmConversation } from "./conversation.ts";
 import { nameOf } from "./notice.ts";
 import { ANSWER_INPUT_ID } from "./render.ts";
 import { replyText } from "./reply-text.ts";
-import { answer, answerDeferred, modalFor, type OurInteraction } from "./respond.ts";
+import { answer, answerDeferred, modalFor, type TapOrSubmit } from "./respond.ts";
 
 /** Where the channel reports trouble (pino-compatible: details first, then the message). */
 export interface DiscordLogger {
@@ -60,7 +60,7 @@ function conversationOf(
   return source.guildId === null ? dmConversation(userId) : (source.channelId ?? "");
 }
 
-function textOf(interaction: OurInteraction): string | undefined {
+function textOf(interaction: TapOrSubmit): string | undefined {
   if (!interaction.isModalSubmit()) return undefined;
   try {
     return interaction.fields.getTextInputValue(ANSWER_INPUT_ID);
@@ -82,7 +82,7 @@ function remember(updated: Map<string, true>, messageId: string): void {
 /** Handles a tap or modal submission carrying our payload; others are left to the host. */
 async function onAction(
   ctx: InboundContext,
-  interaction: OurInteraction,
+  interaction: TapOrSubmit,
   decoded: DecodedAction,
 ): Promise<void> {
   const text = textOf(interaction);
@@ -148,7 +148,7 @@ async function onAction(
 }
 
 /** Defers a component interaction nobody answered in time (standalone runner: no host handles it). */
-async function acknowledgeLater(ctx: InboundContext, interaction: OurInteraction): Promise<void> {
+async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
   if (interaction.replied || interaction.deferred) return;
   if (!interaction.isButton() && !interaction.isFromMessage()) return;

@@ -7,8 +7,8 @@ import { type ButtonInteraction, MessageFlags, type ModalSubmitInteraction } fro
 import { renderNotice, renderSummaryNotice } from "./notice.ts";
 import { renderOtherModal } from "./render.ts";
 
-/** A tap on one of our buttons, or the submission of our Other… modal. */
-export type OurInteraction = ButtonInteraction | ModalSubmitInteraction;
+/** A button tap or a modal submission (ours, or — standalone — one nobody answered). */
+export type TapOrSubmit = ButtonInteraction | ModalSubmitInteraction;
 
 const NO_MENTIONS = { parse: [] } as const;
 
@@ -24,7 +24,7 @@ function summaryOf(outcome: InboundOutcome, channel: string): string {
 }
 
 /** The modal for an Other… tap: for the tapped question when known, else a generic one. */
-export function modalFor(interaction: OurInteraction, decoded: DecodedAction, outcome?: InboundOutcome) {
+export function modalFor(interaction: TapOrSubmit, decoded: DecodedAction, outcome?: InboundOutcome) {
   const record = outcome && "record" in outcome ? outcome.record : undefined;
   const index = record ? record.tokens.indexOf(decoded.token) : -1;
   const question = record?.prompt.questions[index];
@@ -34,7 +34,7 @@ export function modalFor(interaction: OurInteraction, decoded: DecodedAction, ou
 /** Answers a decided tap or submission in time: update in place, modal, or an ephemeral reply. */
 export async function answer(
   channel: string,
-  interaction: OurInteraction,
+  interaction: TapOrSubmit,
   decoded: DecodedAction,
   outcome: InboundOutcome,
 ): Promise<boolean> {
@@ -63,7 +63,7 @@ export async function answer(
 /** Answers after a deferral: edit the message (it was deferred as an update), or an ephemeral follow-up. */
 export async function answerDeferred(
   channel: string,
-  interaction: OurInteraction,
+  interaction: TapOrSubmit,
   outcome: InboundOutcome,
   asUpdate: boolean,
 ): Promise<boolean> {
