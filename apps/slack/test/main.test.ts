@@ -124,6 +124,56 @@ describe("runSlack", () => {
     }
   });
 
+  it.each(["http", "socket"] as const)(
+    "acknowledges taps nobody handles at once, and leaves taps its listeners handle to them (%s)",
+    async (mode) => {
+      const slack = await fakeSlack({ echoBotMessages: false });
+      const logger = recordingLogger();
+      const running = await runSlack({
+        env: {
+          SLACK_BOT_TOKEN: slack.botToken,
+          SLACK_API_URL: slack.apiUrl,
+          ...(mode === "socket"
+            ? { SLACK_APP_TOKEN: slack.appToken }
+            : { SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_PORT: "0" }),
+        },
+        broker: () => {
+          throw new Error("unused");
+        },
+        logger,
+      });
+      try {
+        const port = /HTTP on :(\d+)\//.exec(running.describe)?.[1];
+        if (port) slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+        running.app.action("mine", async ({ ack, respond }) => {
+          await ack();
+          await respond({ response_type: "ephemeral", text: "handled" });
+        });
+        const button = (text: string, id: string) => ({
+          type: "button" as const,
+          text: { type: "plain_text" as const, text },
+          action_id: id,
+        });
+        const posted = await running.app.client.chat.postMessage({
+          channel: CHANNEL,
+          text: "another app's buttons",
+          blocks: [{ type: "actions", elements: [button("Theirs", "theirs"), button("Mine", "mine")] }],
+        });
+        const alice = slack.user(ALICE);
+        const theirs = await alice.press(CHANNEL, String(posted.ts), "Theirs");
+        expect(theirs.status).toBe(200);
+        expect(theirs.ms).toBeLessThan(1000);
+        const mine = await alice.press(CHANNEL, String(posted.ts), "Mine");
+        expect(mine.status).toBe(200);
+        await alice.waitForEphemeral((e) => e.text === "handled");
+        expect(alice.ephemerals()).toHaveLength(1);
+        expect(logger.lines).toEqual([]);
+      } finally {
+        await running.stop();
+      }
+    },
+  );
+
   it("refuses a bad bot token before starting", async () => {
     const slack = await fakeSlack();
     await expect(

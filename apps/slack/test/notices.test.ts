@@ -1,0 +1,68 @@
+/** What the channel says to people besides the prompt: refusals that name people, confirmations. */
+import { describe, expect, it } from "vitest";
+import { ask, BOB, CHANNEL, DEPLOY, MODES, world } from "./harness.ts";
+
+describe.each(MODES)("notices over %s", (mode) => {
+  it("names the creator the Slack way in a refusal, never by the bare id", async () => {
+    const w = await world(mode);
+    const record = await w.broker.create(DEPLOY, {
+      target: { channel: "slack", conversation: CHANNEL },
+      creator: { channel: "slack", userId: "U0ALICE" },
+    });
+    const ts = record.deliveries[0]?.messageId ?? "";
+    const bob = w.slack.user(BOB);
+
+    await bob.press(CHANNEL, ts, "Production");
+    const tap = await bob.waitForEphemeral();
+    expect(tap.text).toBe("This question is for <@U0ALICE>.");
+    expect(w.slack.display(tap.text)).toBe("This question is for @alice.");
+
+    await bob.say(CHANNEL, "2", { threadTs: ts });
+    const reply = await bob.waitForEphemeral((e) => e.via === "chat.postEphemeral");
+    expect(reply).toMatchObject({ text: "This question is for <@U0ALICE>.", thread_ts: ts });
+    for (const refusal of bob.ephemerals()) {
+      expect(refusal.text.replace(/<@U0ALICE>/g, "")).not.toContain("U0ALICE");
+    }
+    expect((await w.broker.get(record.id))?.status).toBe("pending");
+  });
+
+  it("a reply in the thread of a confirmation goes to that question, which says it has ended", async () => {
+    const w = await world(mode);
+    const first = await ask(w, DEPLOY);
+    const answer = await w.alice.say(CHANNEL, "2"); // in the channel, not in the question's thread
+    await first.result;
+    const confirmation = await w.slack.waitUntil(() =>
+      w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: Production"),
+    );
+    expect(confirmation.thread_ts).toBe(answer.message.ts);
+    const second = await ask(w, DEPLOY);
+    await w.alice.say(CHANNEL, "1", { threadTs: confirmation.ts });
+    const refusal = await w.alice.waitForEphemeral();
+    expect(refusal.text).toBe("This question was already answered by @alice.");
+    expect((await w.broker.get(second.record.id))?.status).toBe("pending");
+  });
+
+  it("returns the thread it posted into for public notices, nothing for ephemeral ones", async () => {
+    const w = await world(mode);
+    const { channel } = w.slackChannel;
+    const posted = await channel.notify({ conversation: CHANNEL, text: "Recorded: x", locale: "en" });
+    const message = w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: x");
+    expect(posted).toEqual({ messageId: message?.ts });
+    const threaded = await channel.notify({
+      conversation: CHANNEL,
+      text: "Recorded: y",
+      locale: "en",
+      replyTo: message?.ts ?? "",
+    });
+    expect(threaded).toEqual({ messageId: message?.ts });
+    const ephemeral = await channel.notify({
+      conversation: CHANNEL,
+      text: "only you",
+      locale: "en",
+      userId: "U0ALICE",
+      private: true,
+    });
+    expect(ephemeral).toBeUndefined();
+    expect(w.alice.ephemerals().map((e) => e.text)).toEqual(["only you"]);
+  });
+});
