@@ -81,6 +81,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
         ),
         personArb,
         fc.constantFrom("en", "de", undefined),
+        fc.nat({ max: 3 }),
       )
       .map((a) => new Reply(...a)),
   },

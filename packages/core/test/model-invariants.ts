@@ -142,6 +142,8 @@ export async function checkEnd(world: World): Promise<void> {
   await world.clock.advance(3_600_000 + 1);
   await idleAll(world);
   await checkInvariants(world);
+  const errors = world.logger.lines.filter((line) => line.level === "error");
+  if (errors.length > 0) fail(`the brokers logged errors: ${JSON.stringify(errors)}`);
   const [broker] = world.brokers;
   for (const question of world.questions) {
     const record = await world.store.get(question.id);

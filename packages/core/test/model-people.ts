@@ -105,7 +105,10 @@ export class Other extends Step {
   }
 }
 
-/** A text reply to the prompt message, typed as the prompt suggests (or a skip word). */
+/**
+ * A text reply, typed as the prompt suggests (or a skip word), to a message the bot sent for the
+ * question: the prompt, or one of its confirmations (SPEC §7 rule 1: it goes to that question only).
+ */
 export class Reply extends Step {
   constructor(
     broker: 0 | 1,
@@ -113,13 +116,16 @@ export class Reply extends Step {
     readonly shape: ReplyShape | string,
     readonly person: Person,
     readonly locale: string | undefined,
+    readonly via: number,
   ) {
     super(broker, ref);
   }
   async act(world: World, ref?: number): Promise<Effect> {
     const question = this.question(world, ref);
+    const replyTo = question.replyable[this.via % Math.max(1, question.replyable.length)];
     // An undelivered prompt has no message to reply to.
-    if (question.messageId === undefined) return noEffect("nothing to reply to");
+    if (replyTo === undefined) return noEffect("nothing to reply to");
+    const messageId = `u${world.nextMessage++}`;
     const reply = typeof this.shape === "string" ? undefined : renderReply(question.prompt, this.shape);
     const stranger = isStranger(this.person);
     if (reply && !stranger) for (const [id, given] of reply.given) noteFreeText(question, id, given.freeText);
@@ -129,7 +135,8 @@ export class Reply extends Step {
       userId: this.person.userId,
       displayName: this.person.displayName,
       text: reply?.text ?? String(this.shape),
-      replyTo: question.messageId,
+      replyTo,
+      messageId,
       ...(this.locale === undefined ? {} : { locale: this.locale }),
     });
     const allowed = stranger
@@ -138,6 +145,8 @@ export class Reply extends Step {
         ? ["answered", "partial", "refused"]
         : ["skipped", "refused"];
     expectKind(outcome, allowed, `${this} typing ${JSON.stringify(reply?.text ?? this.shape)}`);
+    const answer = world.platform.answerTo.get(messageId);
+    if (answer !== undefined) question.replyable.push(answer);
     const gave = new Map([...(reply?.given ?? [])].map(([id, given]) => [id, given.values]));
     return effectOf(question, outcome, gave, reply?.complete === true && !stranger);
   }
@@ -146,6 +155,7 @@ export class Reply extends Step {
       typeof this.shape === "string"
         ? JSON.stringify(this.shape)
         : `mask ${this.shape.mask} by ${this.shape.keyBy}`;
-    return `reply(b${this.broker}, q${this.ref}, ${what}, ${this.person.displayName})`;
+    const to = this.via === 0 ? "the prompt" : `message ${this.via}`;
+    return `reply(b${this.broker}, q${this.ref}, ${what} to ${to}, ${this.person.displayName})`;
   }
 }

@@ -97,12 +97,14 @@ export class Ask extends Step {
       if (error instanceof AskUserError && error.code === "closed") return noEffect("closed");
       throw error;
     }
+    const prompt = record.deliveries.find((d) => d.kind === "prompt")?.messageId;
     const question: ModelQuestion = {
       id: record.id,
       prompt: record.prompt,
       tokens: record.tokens,
       conversation: this.conversation,
-      messageId: record.deliveries.find((d) => d.kind === "prompt")?.messageId,
+      messageId: prompt,
+      replyable: prompt === undefined ? [] : [prompt],
       confirmed: new Map(),
       freeTexts: new Map(),
       wins: { answered: 0, skipped: 0, cancelled: 0 },

@@ -23,6 +23,8 @@ export interface ModelPlatform {
   notices: Notice[];
   /** Current text of each message by id. */
   messages: Map<string, string>;
+  /** The bot's answer (a message people can reply to) to each person's message, by that message's id. */
+  answerTo: Map<string, string>;
   channel: Channel;
 }
 
@@ -33,6 +35,7 @@ function createPlatform(): ModelPlatform {
     finalized: [],
     notices: [],
     messages: new Map(),
+    answerTo: new Map(),
     channel: {
       name: "chat",
       capabilities: { buttons: true, edit: true, privateNotices: true },
@@ -53,6 +56,7 @@ function createPlatform(): ModelPlatform {
         if (notice.private) return undefined;
         const messageId = `m${nextId++}`;
         platform.messages.set(messageId, notice.text);
+        if (notice.replyTo !== undefined) platform.answerTo.set(notice.replyTo, messageId);
         return { messageId };
       },
     },
@@ -68,6 +72,8 @@ export interface ModelQuestion {
   conversation: string;
   /** The prompt message, when it was delivered. */
   messageId: string | undefined;
+  /** Messages the bot sent for this question that people can reply to: the prompt, then confirmations. */
+  replyable: string[];
   /**
    * Per question id: the values of the latest answer people were told was recorded. Two when the latest
    * recorded answers raced (either may have been the later one).
@@ -93,6 +99,10 @@ export interface World {
   questions: ModelQuestion[];
   /** Invariant breaches seen in the store's write stream, reported at the next check. */
   violations: string[];
+  /** What the brokers logged (errors there are bugs handled in the background). */
+  logger: ReturnType<typeof recordingLogger>;
+  /** Ids for the messages people send. */
+  nextMessage: number;
   startBroker(): AskUserBroker;
 }
 
@@ -122,6 +132,8 @@ export function createWorld(): World {
     started,
     questions: [],
     violations: [],
+    logger,
+    nextMessage: 1,
     startBroker,
   };
   watchWrites(world);
