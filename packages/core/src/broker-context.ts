@@ -5,7 +5,14 @@ import { messagesFor } from "./i18n.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
 import { renderSummary } from "./render.ts";
 import type { QuestionStore } from "./store.ts";
-import { type Actor, type Answers, type Delivery, isTerminal, type QuestionRecord } from "./types.ts";
+import {
+  type Actor,
+  type Answers,
+  awaitsSummary,
+  type Delivery,
+  type QuestionRecord,
+  type RepairClaim,
+} from "./types.ts";
 
 /** Where the broker reports trouble it handled (pino-compatible: details first, then the message). */
 export interface AskUserLogger {
@@ -32,6 +39,19 @@ export type Resolution =
   | { status: "undeliverable"; error: string };
 
 const MAX_CAS_ATTEMPTS = 64;
+/** A summary edit that keeps failing is given up this long after the question ended. */
+const GIVE_UP_MS = 24 * 60 * 60_000;
+/** The longest wait between two tries of a failing summary edit. */
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** 2 s, 4 s, 8 s, … up to 10 minutes. */
+function backoffMs(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 20));
+}
+
+function deliveryKey(d: Delivery): string {
+  return `${d.channel}\u0000${d.conversation}\u0000${d.messageId}`;
+}
 
 /** State and helpers shared by the broker's parts. */
 export class BrokerContext {
@@ -43,7 +63,19 @@ export class BrokerContext {
     readonly channels: ReadonlyMap<string, Channel>,
     readonly locale: string,
     readonly logger: AskUserLogger,
+    /** This broker's name in repair claims. */
+    readonly instanceId: string,
+    /** How long a claim keeps other instances away from a question this one delivers or edits. */
+    readonly claimMs: number,
   ) {}
+
+  /** Questions this broker is delivering right now (its own repair sweep leaves them alone). */
+  readonly delivering = new Set<string>();
+
+  /** A claim by this broker from now on (or until `until`). */
+  claim(until = this.clock.now() + this.claimMs): RepairClaim {
+    return { by: this.instanceId, until };
+  }
 
   /**
    * Read-modify-write with compare-and-set, retried while other writers come first. `change` gets a
@@ -94,10 +126,14 @@ export class BrokerContext {
       if (refusal) return refusal;
       const now = this.clock.now();
       expiredInstead = !options.keepLate && now >= record.expiresAt;
-      if (expiredInstead) return finish(record, { status: "expired" }, record.expiresAt);
-      return change(record, now);
+      const next = expiredInstead
+        ? finish(record, { status: "expired" }, record.expiresAt)
+        : change(record, now);
+      // Ending it: this broker edits the messages next, so siblings leave them alone for a while.
+      if (!("reason" in next) && awaitsSummary(next)) next.claim = this.claim();
+      return next;
     });
-    if (result.ok && isTerminal(result.record.status)) this.background(this.finalize(result.record));
+    if (result.ok && awaitsSummary(result.record)) this.background(this.finalize(result.record));
     if (result.ok && expiredInstead) {
       const refusal = refusalForStatus(result.record, locale);
       if (refusal) return { ok: false, refusal, record: result.record };
@@ -133,18 +169,25 @@ export class BrokerContext {
     });
   }
 
-  /** Edits every delivered prompt message of a resolved record to its summary, then marks it done. */
+  /**
+   * Edits every delivered prompt message of an ended record to its summary (on the channels this broker
+   * runs), then marks each one done, or counts the failure and claims a retry with backoff; after a day
+   * of failures an edit is given up. `onRetry` learns when the next retry is due.
+   */
   async finalize(record: QuestionRecord): Promise<void> {
     const summary = renderSummary(record, { locale: record.locale });
-    const done: string[] = [];
+    const done = new Set<string>();
+    const failed = new Set<string>();
     for (const delivery of record.deliveries) {
       if (delivery.kind !== "prompt" || delivery.finalizedAt !== undefined) continue;
+      if (delivery.abandonedAt !== undefined) continue;
       const channel = this.channels.get(delivery.channel);
-      if (!channel) continue;
+      if (!channel) continue; // an instance that runs that channel repairs it
       try {
         await channel.finalize({ record, delivery, locale: record.locale, summary });
-        done.push(delivery.messageId);
+        done.add(deliveryKey(delivery));
       } catch (error) {
+        failed.add(deliveryKey(delivery));
         this.logger.warn(
           {
             questionId: record.id,
@@ -156,15 +199,31 @@ export class BrokerContext {
         );
       }
     }
-    if (done.length === 0) return;
-    const at = this.clock.now();
+    if (done.size === 0 && failed.size === 0) return;
+    const now = this.clock.now();
+    let retryAt: number | undefined;
     await this.transition(record.id, record.locale, (current) => {
+      retryAt = undefined;
       for (const delivery of current.deliveries) {
-        if (done.includes(delivery.messageId) && delivery.kind === "prompt") delivery.finalizedAt ??= at;
+        if (delivery.kind !== "prompt" || delivery.finalizedAt !== undefined) continue;
+        const key = deliveryKey(delivery);
+        if (done.has(key)) {
+          delivery.finalizedAt = now;
+        } else if (failed.has(key)) {
+          delivery.attempts = (delivery.attempts ?? 0) + 1;
+          if (now - (current.resolvedAt ?? now) >= GIVE_UP_MS) delivery.abandonedAt = now;
+          else retryAt = Math.min(retryAt ?? Number.POSITIVE_INFINITY, now + backoffMs(delivery.attempts));
+        }
       }
+      if (retryAt !== undefined) current.claim = this.claim(retryAt);
+      else if (current.claim?.by === this.instanceId) delete current.claim;
       return current;
     });
+    if (retryAt !== undefined) this.onRetry?.(retryAt);
   }
+
+  /** Told when a failed edit is due for its next try (the repair sweep schedules itself by it). */
+  onRetry: ((at: number) => void) | undefined;
 
   /** Runs work in the background, logging failures; `idle()` waits for all of it. */
   background(work: Promise<unknown>): void {

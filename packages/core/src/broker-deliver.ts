@@ -2,16 +2,28 @@ import { type BrokerContext, describeError } from "./broker-context.ts";
 import { AskUserError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
 import { renderPromptText } from "./render.ts";
-import { isTerminal, type QuestionRecord } from "./types.ts";
+import { awaitsSummary, type QuestionRecord, type Target } from "./types.ts";
 
 /**
  * Delivers a stored prompt to its target channel and records the message reference. A channel that
  * is missing or throws ends the question `undeliverable` at once, with the error kept in the record.
  */
 export async function deliver(ctx: BrokerContext, record: QuestionRecord): Promise<QuestionRecord> {
+  if (!record.target) return record;
+  ctx.delivering.add(record.id);
+  try {
+    return await deliverOnce(ctx, record, record.target);
+  } finally {
+    ctx.delivering.delete(record.id);
+  }
+}
+
+async function deliverOnce(
+  ctx: BrokerContext,
+  record: QuestionRecord,
+  target: Target,
+): Promise<QuestionRecord> {
   const locale = ctx.locale;
-  const target = record.target;
-  if (!target) return record;
   const channel = ctx.channels.get(target.channel);
   const m = messagesFor(record.locale);
   let ref: { messageId: string; conversation?: string };
@@ -49,9 +61,11 @@ export async function deliver(ctx: BrokerContext, record: QuestionRecord): Promi
       messageId: ref.messageId,
       kind: "prompt",
     });
+    if (awaitsSummary(current)) current.claim = ctx.claim();
+    else if (current.claim?.by === ctx.instanceId) delete current.claim;
     return current;
   });
   // Answered on another surface while we were delivering: edit the new message at once.
-  if (result.ok && isTerminal(result.record.status)) ctx.background(ctx.finalize(result.record));
+  if (result.ok && awaitsSummary(result.record)) ctx.background(ctx.finalize(result.record));
   return result.record ?? record;
 }

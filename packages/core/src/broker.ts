@@ -6,6 +6,7 @@ import {
   describeError,
   type Transition,
 } from "./broker-context.ts";
+import { newRecord } from "./broker-create.ts";
 import { deliver } from "./broker-deliver.ts";
 import {
   type ActionEvent,
@@ -15,9 +16,9 @@ import {
   type MessageRef,
   type ReplyEvent,
 } from "./broker-inbound.ts";
+import { Repairer } from "./broker-repair.ts";
 import type { Channel } from "./channel.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { newActionToken } from "./codec.ts";
 import { Deadlines } from "./deadlines.ts";
 import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
@@ -47,6 +48,15 @@ export interface AskUserOptions {
   /** Who may answer by default (SPEC §5): `creator` (default), `conversation`, or a list of user ids. */
   answerers?: "creator" | "conversation" | { userIds: string[] };
   logger?: AskUserLogger;
+  /** This instance's name in repair claims (default: random). */
+  instanceId?: string;
+  /**
+   * How long a question this broker delivers or edits is left alone by other instances before they
+   * repair it (default 30 s).
+   */
+  claimMs?: number;
+  /** How often the repair sweep looks for undelivered prompts and unedited summaries (default 30 s). */
+  repairIntervalMs?: number;
 }
 
 /** Per-question options of `ask` / `create`. */
@@ -108,6 +118,9 @@ export interface AskUserBroker {
   close(): Promise<void>;
 }
 
+const DEFAULT_CLAIM_MS = 30_000;
+const DEFAULT_REPAIR_INTERVAL_MS = 30_000;
+
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -143,7 +156,16 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   const clock = options.clock ?? systemClock;
   const locale = pickLocale(options.locale);
   const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
-  const ctx = new BrokerContext(options.store, clock, channels, locale, options.logger ?? consoleLogger);
+  const ctx = new BrokerContext(
+    options.store,
+    clock,
+    channels,
+    locale,
+    options.logger ?? consoleLogger,
+    options.instanceId ?? randomBase64Url(9),
+    options.claimMs ?? DEFAULT_CLAIM_MS,
+  );
+  const repairer = new Repairer(ctx, options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS);
   const listeners = new Set<(event: AskUserEvent) => void>();
   const waiters = new Map<string, Set<(record: QuestionRecord | Error) => void>>();
   let closed = false;
@@ -178,43 +200,19 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       if (record.expiresAt <= now) await ctx.resolve(record.id, { status: "expired" }, locale);
       else deadlines.add(record.id, record.expiresAt);
     }
+    await repairer.sweep();
   })();
   ready.catch((error: unknown) => ctx.logger.error({ err: describeError(error) }, "recovery failed"));
-
-  /** The creator with the name their platform shows (SPEC §5: never a bare id in what people read). */
-  async function named(creator: UserRef, target: Target | undefined): Promise<UserRef> {
-    const copy = { ...creator };
-    const channel = channels.get(creator.channel);
-    if (copy.displayName?.trim() || !channel?.displayName) return copy;
-    const conversation = target?.channel === creator.channel ? target.conversation : undefined;
-    try {
-      const name = await channel.displayName(creator.userId, conversation);
-      if (name?.trim()) copy.displayName = name.trim();
-    } catch (error) {
-      ctx.logger.warn({ channel: creator.channel, err: describeError(error) }, "could not look up a name");
-    }
-    return copy;
-  }
 
   /** Stores and delivers an already normalised prompt (`ask` normalises once, before its abort check). */
   async function createRecord(prompt: Prompt, askOptions: AskOptions): Promise<QuestionRecord> {
     if (closed) throw new AskUserError("closed", "The broker is closed.");
-    const now = clock.now();
-    const record: QuestionRecord = {
-      id: randomBase64Url(15), // 120 random bits, URL-safe
-      version: 1,
+    const record = await newRecord(
+      ctx,
       prompt,
-      answerers: policyOf(askOptions.answerers ?? options.answerers),
-      locale: pickLocale(askOptions.locale, locale),
-      createdAt: now,
-      expiresAt: now + prompt.timeoutSeconds * 1000,
-      status: "pending",
-      tokens: prompt.questions.map(() => newActionToken()),
-      deliveries: [],
-    };
-    if (askOptions.runId !== undefined) record.runId = askOptions.runId;
-    if (askOptions.target !== undefined) record.target = { ...askOptions.target };
-    if (askOptions.creator !== undefined) record.creator = await named(askOptions.creator, askOptions.target);
+      askOptions,
+      policyOf(askOptions.answerers ?? options.answerers),
+    );
     await options.store.create(record);
     // From here on the question exists: an abort cancels it at once, even while it is being delivered.
     const signal = askOptions.signal;
@@ -314,6 +312,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     async close() {
       closed = true;
       deadlines.stop();
+      repairer.stop();
       unsubscribe();
       await ready.catch(() => undefined);
       await ctx.idle();

@@ -1,12 +1,13 @@
 import { AskUserError } from "./errors.ts";
 import type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
-import type { QuestionRecord } from "./types.ts";
+import { needsRepair, type QuestionRecord } from "./types.ts";
 
 function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
   if (filter.status !== undefined && record.status !== filter.status) return false;
   if (filter.runId !== undefined && record.runId !== filter.runId) return false;
   if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
   if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
+  if (filter.needsRepair && !needsRepair(record)) return false;
   return true;
 }
 

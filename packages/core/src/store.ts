@@ -8,6 +8,8 @@ export interface QuestionFilter {
   channel?: string;
   /** Target conversation id (use with `channel`). */
   conversation?: string;
+  /** Only records that core's `needsRepair` says are unfinished (an indexed query in every store). */
+  needsRepair?: true;
 }
 
 /** A write that a store reports to its subscribers: the record as written, and its status before. */

@@ -50,6 +50,19 @@ export interface Delivery {
   kind: "prompt" | "notice";
   /** Set once the message was edited to the final summary. */
   finalizedAt?: number;
+  /** Failed attempts to edit it to the summary (each retry waits longer). */
+  attempts?: number;
+  /** Set when the edit was given up (the platform kept failing for a day). */
+  abandonedAt?: number;
+}
+
+/**
+ * Which instance is delivering a question or editing its messages, and until when: others leave it
+ * alone until `until` (epoch ms) and then repair it. Also the not-before time of a retry.
+ */
+export interface RepairClaim {
+  by: string;
+  until: number;
 }
 
 /** A stored question (SPEC §4). `version` grows by one with every write (compare-and-set). */
@@ -79,6 +92,8 @@ export interface QuestionRecord {
   /** Why delivery failed (status `undeliverable`). */
   error?: string;
   deliveries: Delivery[];
+  /** Set while an instance delivers the prompt or edits it to the summary (see {@link needsRepair}). */
+  claim?: RepairClaim;
 }
 
 /** The result the agent gets (SPEC §3). */
@@ -91,6 +106,28 @@ export type AskUserEvent =
   | { type: "question.requested"; record: QuestionRecord }
   | { type: "question.updated"; record: QuestionRecord }
   | { type: "question.resolved"; record: QuestionRecord };
+
+/** True when the prompt message still has to be edited to the summary. */
+export function awaitsSummary(record: QuestionRecord): boolean {
+  return (
+    isTerminal(record.status) &&
+    record.deliveries.some(
+      (d) => d.kind === "prompt" && d.finalizedAt === undefined && d.abandonedAt === undefined,
+    )
+  );
+}
+
+/**
+ * True when a question is unfinished business for the channels (SPEC §4, repair): pending with a target
+ * but no delivered prompt (stored, then the process died), or ended with a prompt message not yet edited
+ * to its summary. Stores index it (`list({ needsRepair: true })`), so repair never reads all history.
+ */
+export function needsRepair(record: QuestionRecord): boolean {
+  if (record.status === "pending") {
+    return record.target !== undefined && !record.deliveries.some((d) => d.kind === "prompt");
+  }
+  return awaitsSummary(record);
+}
 
 /** True when the status is final. */
 export function isTerminal(status: QuestionStatus): boolean {

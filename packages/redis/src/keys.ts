@@ -1,4 +1,4 @@
-import type { QuestionFilter, QuestionRecord } from "@ask-user/core";
+import { needsRepair, type QuestionFilter, type QuestionRecord } from "@ask-user/core";
 
 /** The default namespace of every key and the change channel. */
 export const DEFAULT_KEY_PREFIX = "ask-user:";
@@ -24,6 +24,8 @@ export interface Keys {
   status(status: string): string;
   run(runId: string): string;
   conversation(channel: string, conversation: string): string;
+  /** Sorted set of the records that need repair (core's `needsRepair`). */
+  readonly repair: string;
   /** String: action token → record id. */
   token(token: string): string;
   /** String: delivered message → record id. */
@@ -44,6 +46,7 @@ export function keysFor(prefix: string): Keys {
     status: (status) => `${prefix}i:status:${status}`,
     run: (runId) => `${prefix}i:run:${part(runId)}`,
     conversation: (channel, conversation) => `${prefix}i:conv:${part(channel)}:${part(conversation)}`,
+    repair: `${prefix}i:repair`,
     token: (token) => `${prefix}token:${token}`,
     message: (channel, conversation, messageId) =>
       `${prefix}msg:${part(channel)}:${part(conversation)}:${part(messageId)}`,
@@ -66,6 +69,7 @@ export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
   const sortedSets = [keys.all, keys.status(record.status)];
   if (record.runId !== undefined) sortedSets.push(keys.run(record.runId));
   if (record.target) sortedSets.push(keys.conversation(record.target.channel, record.target.conversation));
+  if (needsRepair(record)) sortedSets.push(keys.repair);
   const lookups = record.tokens.map((token) => keys.token(token));
   for (const d of record.deliveries) lookups.push(keys.message(d.channel, d.conversation, d.messageId));
   return { sortedSets, lookups: [...new Set(lookups)] };
@@ -76,6 +80,7 @@ export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
  * the records read from it ({@link matches}).
  */
 export function indexFor(keys: Keys, filter: QuestionFilter): string {
+  if (filter.needsRepair) return keys.repair;
   if (filter.channel !== undefined && filter.conversation !== undefined)
     return keys.conversation(filter.channel, filter.conversation);
   if (filter.runId !== undefined) return keys.run(filter.runId);
@@ -89,5 +94,6 @@ export function matches(record: QuestionRecord, filter: QuestionFilter): boolean
   if (filter.runId !== undefined && record.runId !== filter.runId) return false;
   if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
   if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
+  if (filter.needsRepair && !needsRepair(record)) return false;
   return true;
 }

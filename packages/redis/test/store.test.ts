@@ -24,7 +24,7 @@ async function snapshot(redis: Redis, prefix: string): Promise<Record<string, un
 }
 
 describe("data layout", () => {
-  it("keeps each record as a hash with its version, indexed by status, run, conversation, token and message", async () => {
+  it("keeps each record as a hash with its version, indexed by status, run, conversation, repair, token and message", async () => {
     const keyPrefix = freshPrefix();
     const store = await open({ url: server().url, keyPrefix });
     const k = keysFor(keyPrefix);
@@ -48,6 +48,8 @@ describe("data layout", () => {
       [`${keyPrefix}i:conv:tg:1%3A2`]: [record.id, String(record.createdAt)],
       [`${keyPrefix}i:run:run%3A1`]: [record.id, String(record.createdAt)],
       [`${keyPrefix}i:status:answered`]: [record.id, String(record.createdAt)],
+      // ended with its prompt not yet edited to the summary
+      [`${keyPrefix}i:repair`]: [record.id, String(record.createdAt)],
       [`${keyPrefix}msg:tg:1%3A2:42`]: record.id,
       [`${keyPrefix}q:${record.id}`]: hash,
       [`${keyPrefix}token:T1`]: record.id,

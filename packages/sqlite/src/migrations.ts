@@ -57,6 +57,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX question_messages_by_question ON question_messages (question_id);
     `,
   },
+  {
+    version: 2,
+    name: "index of the questions that need repair",
+    // Pending questions with a target and no delivered prompt are marked here; ended ones whose edit was
+    // lost before this version stay as they are (their summaries were never tracked).
+    sql: `
+      ALTER TABLE questions ADD COLUMN needs_repair INTEGER NOT NULL DEFAULT 0;
+      UPDATE questions SET needs_repair = 1
+        WHERE status = 'pending' AND target_channel IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM json_each(questions.record, '$.deliveries') AS d
+            WHERE json_extract(d.value, '$.kind') = 'prompt'
+          );
+      CREATE INDEX questions_needing_repair ON questions (created_at, id) WHERE needs_repair = 1;
+    `,
+  },
 ];
 
 /** The schema version this code writes: the last migration's. */

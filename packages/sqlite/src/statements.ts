@@ -1,4 +1,4 @@
-import type { QuestionFilter, QuestionRecord, QuestionStatus } from "@ask-user/core";
+import { needsRepair, type QuestionFilter, type QuestionRecord, type QuestionStatus } from "@ask-user/core";
 import type { Database, Statement } from "better-sqlite3";
 
 /** The store's SQL, prepared once per connection and reused for every call. */
@@ -27,6 +27,7 @@ function columns(record: QuestionRecord, json: string) {
     target_conversation: record.target?.conversation ?? null,
     created_at: record.createdAt,
     expires_at: record.expiresAt,
+    needs_repair: needsRepair(record) ? 1 : 0,
     record: json,
   };
 }
@@ -36,15 +37,19 @@ const FILTER_COLUMNS = [
   ["runId", "run_id"],
   ["channel", "target_channel"],
   ["conversation", "target_conversation"],
+  ["needsRepair", "needs_repair"],
 ] as const;
+
+/** A filter value as SQLite binds it (booleans as 0/1). */
+const bound = (value: unknown): unknown => (typeof value === "boolean" ? Number(value) : value);
 
 /** Prepares every statement of the store on `db` (the schema must be migrated). */
 export function prepareStatements(db: Database): Statements {
   const insert = db.prepare(`
     INSERT INTO questions (id, version, status, run_id, target_channel, target_conversation, created_at,
-      expires_at, record)
+      expires_at, needs_repair, record)
     VALUES (@id, @version, @status, @run_id, @target_channel, @target_conversation, @created_at,
-      @expires_at, @record)
+      @expires_at, @needs_repair, @record)
     ON CONFLICT (id) DO NOTHING`);
   const currentStatus = db
     .prepare<[string, number], QuestionStatus>("SELECT status FROM questions WHERE id = ? AND version = ?")
@@ -52,7 +57,7 @@ export function prepareStatements(db: Database): Statements {
   const update = db.prepare(`
     UPDATE questions SET version = @version, status = @status, run_id = @run_id,
       target_channel = @target_channel, target_conversation = @target_conversation,
-      created_at = @created_at, expires_at = @expires_at, record = @record
+      created_at = @created_at, expires_at = @expires_at, needs_repair = @needs_repair, record = @record
     WHERE id = @id AND version = @expected`);
   const deleteTokens = db.prepare("DELETE FROM question_tokens WHERE question_id = ?");
   const deleteMessages = db.prepare("DELETE FROM question_messages WHERE question_id = ?");
@@ -99,7 +104,7 @@ export function prepareStatements(db: Database): Statements {
       statement.pluck();
       lists.set(key, statement);
     }
-    return statement.all(...used.map(([name]) => filter[name]));
+    return statement.all(...used.map(([name]) => bound(filter[name])));
   }
 
   return {

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { AskUserError } from "@ask-user/core";
 import { sampleRecord } from "@ask-user/core/testing";
 import Sqlite from "better-sqlite3";
@@ -26,6 +28,27 @@ describe("schema migrations", () => {
     await createSqliteStore({ path }).close();
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
     expect(appliedVersions(path)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it("marks the undelivered pending questions of a version 1 file for repair when it upgrades", async () => {
+    const path = tempPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Sqlite(path);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    const insert = db.prepare(
+      `INSERT INTO questions (id, version, status, target_channel, target_conversation, created_at, expires_at, record)
+       VALUES (?, 1, ?, 'telegram', '100', ?, ?, ?)`,
+    );
+    const prompt = { channel: "telegram", conversation: "100", messageId: "7", kind: "prompt" as const };
+    const undelivered = sampleRecord({ createdAt: 1 });
+    const delivered = sampleRecord({ createdAt: 2, deliveries: [prompt] });
+    for (const r of [undelivered, delivered]) {
+      insert.run(r.id, r.status, r.createdAt, r.expiresAt, JSON.stringify(r));
+    }
+    db.close();
+    const store = createSqliteStore({ path });
+    expect((await store.list({ needsRepair: true })).map((r) => r.id)).toEqual([undelivered.id]);
+    await store.close();
   });
 
   it("keeps records, tokens and deliveries when the file is closed and opened again", async () => {

@@ -158,6 +158,38 @@ export function storeContractTests(
       expect(await store.list({ channel: "slack", conversation: "C2" })).toEqual([]);
     });
 
+    it("lists the records that need repair through its index, as writes change them", async () => {
+      const store = await fresh();
+      const prompt = { channel: "telegram", conversation: "100", messageId: "7", kind: "prompt" as const };
+      const undelivered = sampleRecord({ createdAt: 10 });
+      const delivered = sampleRecord({ createdAt: 20, deliveries: [prompt] });
+      const unedited = sampleRecord({
+        createdAt: 30,
+        status: "expired",
+        deliveries: [{ ...prompt, messageId: "8" }],
+      });
+      const edited = sampleRecord({
+        createdAt: 40,
+        status: "expired",
+        deliveries: [{ ...prompt, messageId: "9", finalizedAt: 5 }],
+      });
+      const operatorOnly = sampleRecord({ createdAt: 50 });
+      delete operatorOnly.target;
+      for (const record of [undelivered, delivered, unedited, edited, operatorOnly])
+        await store.create(record);
+      const ids = async () => (await store.list({ needsRepair: true })).map((r) => r.id);
+      expect(await ids()).toEqual([undelivered.id, unedited.id]);
+      const now = await store.get(undelivered.id);
+      if (!now) throw new Error("missing");
+      expect(
+        await store.compareAndSet(1, { ...now, version: 2, deliveries: [{ ...prompt, messageId: "10" }] }),
+      ).toBe(true);
+      const done = { ...unedited, version: 2, deliveries: [{ ...prompt, messageId: "8", abandonedAt: 6 }] };
+      expect(await store.compareAndSet(1, done)).toBe(true);
+      expect(await ids()).toEqual([]);
+      expect(await store.list({ needsRepair: true, status: "pending" })).toEqual([]);
+    });
+
     it("finds a record by action token and by delivered message", async () => {
       const store = await fresh();
       const record = sampleRecord({ tokens: ["AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBB"] });

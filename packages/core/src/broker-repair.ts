@@ -1,0 +1,108 @@
+import type { BrokerContext } from "./broker-context.ts";
+import { describeError } from "./broker-context.ts";
+import { deliver } from "./broker-deliver.ts";
+import type { CancelTimer } from "./clock.ts";
+import { needsRepair, type QuestionRecord } from "./types.ts";
+
+/** Not ours to repair (another instance holds it, or it needs nothing any more). */
+const NOT_OURS = { reason: "unknown", message: "" } as const;
+
+/**
+ * Repair (SPEC §4): finishes what a crash, a failed edit or another instance left undone. A sweep lists
+ * the questions that need it (an indexed store query), claims each one through the store (a
+ * compare-and-set, so among several instances exactly one takes it, and only one that runs the channel),
+ * then delivers a stored-but-undelivered prompt (or ends it `undeliverable`) or edits an ended prompt to
+ * its summary. Sweeps run at start, every `intervalMs`, and when a claim or a retry falls due.
+ */
+export class Repairer {
+  private cancel: CancelTimer | undefined;
+  private nextAt = Number.POSITIVE_INFINITY;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: BrokerContext,
+    private readonly intervalMs: number,
+  ) {
+    ctx.onRetry = (at) => this.schedule(at);
+  }
+
+  /** Runs one sweep now (waits for one already running), and keeps sweeping after it. */
+  sweep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.sweepOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.cancel?.();
+    this.cancel = undefined;
+  }
+
+  private schedule(at: number): void {
+    if (this.stopped || at >= this.nextAt) return;
+    this.cancel?.();
+    this.nextAt = at;
+    this.cancel = this.ctx.clock.setTimer(
+      () => {
+        this.nextAt = Number.POSITIVE_INFINITY;
+        this.cancel = undefined;
+        this.ctx.background(this.sweep());
+      },
+      Math.max(0, at - this.ctx.clock.now()),
+    );
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const { ctx } = this;
+    const now = ctx.clock.now();
+    let next = now + this.intervalMs;
+    try {
+      for (const record of await ctx.store.list({ needsRepair: true })) {
+        if (this.stopped) return;
+        if (ctx.delivering.has(record.id)) continue;
+        if (record.claim && record.claim.until > now) {
+          next = Math.min(next, record.claim.until);
+          continue;
+        }
+        if (!this.runsChannelOf(record)) continue;
+        await this.repair(record.id);
+      }
+    } catch (error) {
+      ctx.logger.error({ err: describeError(error) }, "repair sweep failed");
+    } finally {
+      this.schedule(next);
+    }
+  }
+
+  private runsChannelOf(record: QuestionRecord): boolean {
+    if (record.status === "pending") return this.ctx.channels.has(record.target?.channel ?? "");
+    return record.deliveries.some(
+      (d) =>
+        d.kind === "prompt" &&
+        d.finalizedAt === undefined &&
+        d.abandonedAt === undefined &&
+        this.ctx.channels.has(d.channel),
+    );
+  }
+
+  private async repair(id: string): Promise<void> {
+    const { ctx } = this;
+    const claimed = await ctx.transition(id, ctx.locale, (current) => {
+      const taken = current.claim && current.claim.until > ctx.clock.now();
+      if (!needsRepair(current) || taken) return NOT_OURS;
+      current.claim = ctx.claim();
+      return current;
+    });
+    if (!claimed.ok) return;
+    const record = claimed.record;
+    ctx.logger.warn(
+      { questionId: id, status: record.status },
+      record.status === "pending" ? "repair: delivering a stored question" : "repair: editing to the summary",
+    );
+    ctx.background(record.status === "pending" ? deliver(ctx, record) : ctx.finalize(record));
+  }
+}
