@@ -8,7 +8,16 @@ export interface StartIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
+  /**
+   * Ends the process when something (a platform SDK reconnecting forever) would keep it alive after the
+   * gateway closed. Default `process.exit`.
+   */
+  exit?: (code: number) => void;
 }
+
+/** How long a stop may take before the process exits anyway (SIGTERM → exit within 5 s). */
+const CLOSE_BUDGET_MS = 3_500;
+const EXIT_GRACE_MS = 1_000;
 
 /** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
 export function banner(gateway: RunningGateway): string {
@@ -88,7 +97,17 @@ export async function runStart(
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
-  await gateway.close();
-  gateway.logger.info("stopped");
-  return 0;
+  let budget: NodeJS.Timeout | undefined;
+  const overtime = new Promise<"overtime">((resolve) => {
+    budget = setTimeout(() => resolve("overtime"), CLOSE_BUDGET_MS);
+  });
+  const outcome = await Promise.race([gateway.close().then(() => "closed" as const), overtime]);
+  clearTimeout(budget);
+  const code = outcome === "closed" ? 0 : 1;
+  if (outcome === "closed") gateway.logger.info("stopped");
+  else gateway.logger.warn({ budgetMs: CLOSE_BUDGET_MS }, "did not stop in time; exiting anyway");
+  // Whatever still runs (a platform SDK reconnecting forever) must not keep the process alive.
+  const exit = io.exit ?? ((exitCode: number) => process.exit(exitCode));
+  setTimeout(() => exit(code), EXIT_GRACE_MS).unref();
+  return code;
 }

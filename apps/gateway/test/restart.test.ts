@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createFakeDiscord } from "@ask-user/testkit/discord";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, deployInput, tempDir } from "./harness.ts";
 
@@ -13,9 +14,10 @@ afterEach(() => {
 /** Starts `ask-user start` as a real child process and resolves with its HTTP URL from the banner. */
 async function startChild(
   dbPath: string,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [bin, "start"], {
-    env: { ...process.env, ASK_USER_PORT: "0", ASK_USER_DB: dbPath, ASK_USER_LOG_LEVEL: "warn" },
+    env: { ...process.env, ASK_USER_PORT: "0", ASK_USER_DB: dbPath, ASK_USER_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -102,6 +104,45 @@ describe("restart of a real gateway process", () => {
     const still = (await call(`${third.url}/v1/questions?status=pending&runId=r`, "GET")).body.questions;
     expect(still.length).toBe(pending.length - 1);
   }, 60_000);
+
+  it("exits within 5 s of SIGTERM while Discord is unreachable", async () => {
+    const discord = await createFakeDiscord();
+    const gateway = await startChild(join(tempDir(), "gateway.db"), {
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_URL: discord.apiUrl,
+    });
+    await discord.close(); // Discord goes away: discord.js keeps trying to reconnect
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const exit = new Promise((resolve) =>
+      gateway.child.once("exit", (code, signal) => resolve(code ?? signal)),
+    );
+    const started = Date.now();
+    gateway.child.kill("SIGTERM");
+    const code = await exit;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect([0, 1]).toContain(code);
+  }, 30_000);
+
+  it("refuses an unusable store path with one line and a non-zero exit, at once", async () => {
+    const child = spawn(process.execPath, [bin, "start"], {
+      env: { ...process.env, ASK_USER_PORT: "0", ASK_USER_DB: "/proc/ask-user/ask-user.db" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    const lines = stderr
+      .trim()
+      .split("\n")
+      .filter((line) => !line.startsWith("The web panel"));
+    expect(lines).toEqual([
+      expect.stringContaining("/proc/ask-user/ask-user.db: could not open the database"),
+    ]);
+  }, 20_000);
 
   it("refuses to start on invalid configuration, with one line per problem", async () => {
     const child = spawn(process.execPath, [bin, "start"], {

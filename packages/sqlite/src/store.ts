@@ -1,5 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import {
   AskUserError,
   type AskUserLogger,
@@ -63,7 +63,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   let db: Sqlite.Database;
   try {
-    if (!isInMemory(path)) mkdirSync(dirname(path), { recursive: true });
+    if (!isInMemory(path)) makeFolders(dirname(path));
     db = new Sqlite(path);
   } catch (error) {
     throw fail("open the database", error);
@@ -162,4 +162,20 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }
     },
   };
+}
+
+/**
+ * Creates `folder` and its missing parents one level at a time. (Node's recursive `mkdirSync` spins
+ * forever on some virtual file systems such as `/proc`; this fails there with ENOENT at once.)
+ */
+function makeFolders(folder: string): void {
+  const missing: string[] = [];
+  let at = resolve(folder);
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const dir of missing) mkdirSync(dir);
 }

@@ -121,6 +121,21 @@ describe("the SQLite file", () => {
     expect((thrown as Error).cause).toBeInstanceOf(Sqlite.SqliteError);
   });
 
+  it("fails at once with a store failure for a path under /proc (no endless folder creation)", () => {
+    const started = Date.now();
+    let thrown: unknown;
+    try {
+      createSqliteStore({ path: "/proc/ask-user/data/questions.db" });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(rejectsWith("store_failure")(thrown)).toBe(true);
+    expect((thrown as Error).message).toContain(
+      "/proc/ask-user/data/questions.db: could not open the database",
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("gives up on a write lock held past busyTimeoutMs with a store failure", async () => {
     const store = openStore({ path: tempPath(), busyTimeoutMs: 50 });
     const other = new Sqlite(store.path);
