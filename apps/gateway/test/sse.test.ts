@@ -69,6 +69,25 @@ describe("GET /v1/events", () => {
     expect(resumed.map((e) => [e.id, e.event])).toEqual([[events[1]?.id, "question.resolved"]]);
   });
 
+  it("tells a client resuming from another process or instance to reset, and resumes its own ids", async () => {
+    const first = await testGateway();
+    const live = readEvents(`${first.url}/v1/events`, 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call(`${first.url}/v1/questions`, "POST", deployInput);
+    const [seen] = await live;
+    expect(seen?.id).toMatch(/^[A-Za-z0-9]+-1$/);
+    const second = await testGateway();
+    const other = readEvents(`${second.url}/v1/events`, 2, { "last-event-id": seen?.id ?? "" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call(`${second.url}/v1/questions`, "POST", deployInput);
+    const events = await other;
+    expect(events.map((e) => e.event)).toEqual(["reset", "question.requested"]);
+    expect(events[1]?.id?.split("-")[0]).not.toBe(seen?.id?.split("-")[0]);
+    // A bare counter from an older release is not guessed at either.
+    const legacy = await readEvents(`${second.url}/v1/events`, 1, { "last-event-id": "1" });
+    expect(legacy.map((e) => e.event)).toEqual(["reset"]);
+  });
+
   it("needs the token when one is set (also as ?token= for EventSource)", async () => {
     const token = "sse-token-0123456789abcdef";
     const gw = await testGateway({ ASK_USER_TOKEN: token });

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AskUserBroker, AskUserEvent } from "@ask-user/core";
 import { type PublicQuestion, toPublic } from "../api.ts";
 
 interface LoggedEvent {
-  id: number;
+  /** The counter part of the event id (`<epoch>-<seq>`). */
+  seq: number;
   type: AskUserEvent["type"];
   question: PublicQuestion;
 }
@@ -12,23 +14,27 @@ const KEEP_EVENTS = 1000;
 const HEARTBEAT_MS = 15_000;
 
 /**
- * Server-Sent Events of the broker's events with `Last-Event-ID` resume: the last 1000 events are kept;
- * a client that comes back within them gets exactly what it missed, an older one gets `event: reset`
- * (refetch the list).
+ * Server-Sent Events of the broker's events with `Last-Event-ID` resume. Ids are `<epoch>-<seq>`: the
+ * epoch is new for every stream (every process start, every instance), the sequence counts up within
+ * it. The last 1000 events are kept; a client that comes back to the same epoch within them gets
+ * exactly what it missed. Anyone else — an id from before a restart, from another instance, or too far
+ * behind — gets `event: reset` (refetch the list), never a silent gap.
  */
 export class EventStream {
   private readonly log: LoggedEvent[] = [];
-  private nextId = 1;
+  private nextSeq = 1;
+  /** Names this stream's ids apart from those of other processes and instances. */
+  private readonly epoch = randomBytes(6).toString("base64url").replace(/[-_]/g, "x");
   private readonly clients = new Set<ServerResponse>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(broker: AskUserBroker) {
     this.unsubscribe = broker.subscribe((event) => {
-      const logged: LoggedEvent = { id: this.nextId++, type: event.type, question: toPublic(event.record) };
+      const logged: LoggedEvent = { seq: this.nextSeq++, type: event.type, question: toPublic(event.record) };
       this.log.push(logged);
       if (this.log.length > KEEP_EVENTS) this.log.shift();
-      for (const client of this.clients) write(client, logged);
+      for (const client of this.clients) this.write(client, logged);
     });
     this.heartbeat = setInterval(() => {
       for (const client of this.clients) client.write(": keep-alive\n\n");
@@ -46,16 +52,25 @@ export class EventStream {
     });
     res.write("retry: 2000\n\n");
     const lastText = req.headers["last-event-id"] ?? url.searchParams.get("lastEventId");
-    const last = typeof lastText === "string" && /^\d+$/.test(lastText) ? Number(lastText) : undefined;
-    if (last !== undefined) {
-      const oldest = this.log[0]?.id ?? this.nextId;
-      if (last + 1 < oldest) {
-        res.write(`event: reset\ndata: {"reason":"too far behind: refetch /v1/questions"}\n\n`);
+    if (typeof lastText === "string" && lastText !== "") {
+      const match = /^([A-Za-z0-9]+)-(\d{1,15})$/.exec(lastText);
+      const last = match?.[1] === this.epoch ? Number(match[2]) : undefined;
+      const oldest = this.log[0]?.seq ?? this.nextSeq;
+      if (last === undefined || last + 1 < oldest || last >= this.nextSeq) {
+        res.write(
+          `event: reset\ndata: {"reason":"cannot resume from ${match ? "that id" : "a foreign id"}: refetch /v1/questions"}\n\n`,
+        );
+      } else {
+        for (const event of this.log) if (event.seq > last) this.write(res, event);
       }
-      for (const event of this.log) if (event.id > last) write(res, event);
     }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));
+  }
+
+  private write(res: ServerResponse, event: LoggedEvent): void {
+    const data = JSON.stringify({ type: event.type, question: event.question });
+    res.write(`id: ${this.epoch}-${event.seq}\nevent: ${event.type}\ndata: ${data}\n\n`);
   }
 
   get size(): number {
@@ -69,10 +84,4 @@ export class EventStream {
     for (const client of this.clients) client.end();
     this.clients.clear();
   }
-}
-
-function write(res: ServerResponse, event: LoggedEvent): void {
-  res.write(
-    `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify({ type: event.type, question: event.question })}\n\n`,
-  );
 }
