@@ -30,6 +30,13 @@ export {
   MAX_ACTION_BYTES,
   newActionToken,
 } from "./codec.ts";
+export {
+  type Coordination,
+  createMemoryCoordination,
+  type KeepLeaseOptions,
+  keepLease,
+  type LeaseKeeper,
+} from "./coordination.ts";
 export { AskUserError, type AskUserErrorCode, type InputIssue, InvalidAskUserInputError } from "./errors.ts";
 export { formatTime, type Locale, type Messages, messagesFor, pickLocale } from "./i18n.ts";
 export { interpretReply, type ReplyInterpretation } from "./interpret.ts";

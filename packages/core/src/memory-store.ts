@@ -1,3 +1,5 @@
+import type { Clock } from "./clock.ts";
+import { createMemoryCoordination } from "./coordination.ts";
 import { AskUserError } from "./errors.ts";
 import type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
 import { needsRepair, type QuestionRecord } from "./types.ts";
@@ -21,7 +23,8 @@ const messageKey = (channel: string, conversation: string, messageId: string) =>
  * @example
  * const askUser = createAskUser({ store: createMemoryStore(), channels: [] });
  */
-export function createMemoryStore(): QuestionStore {
+export function createMemoryStore(options: { clock?: Clock } = {}): QuestionStore {
+  const coordination = createMemoryCoordination(options.clock);
   const records = new Map<string, QuestionRecord>();
   const byToken = new Map<string, string>();
   const byMessage = new Map<string, string>();
@@ -104,6 +107,18 @@ export function createMemoryStore(): QuestionStore {
         deleted++;
       }
       return deleted;
+    },
+    firstSeen(key, ttlMs) {
+      assertOpen();
+      return coordination.firstSeen(key, ttlMs);
+    },
+    acquireLease(name, holder, ttlMs) {
+      assertOpen();
+      return coordination.acquireLease(name, holder, ttlMs);
+    },
+    releaseLease(name, holder) {
+      assertOpen();
+      return coordination.releaseLease(name, holder);
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,3 +1,4 @@
+import type { Coordination } from "./coordination.ts";
 import type { QuestionRecord, QuestionStatus } from "./types.ts";
 
 /** Which records `list` returns. All fields are optional and combine with AND. */
@@ -23,9 +24,11 @@ export interface StoreChange {
  * The storage port. Records are values: a store never hands out objects it keeps, and never keeps
  * objects it is given. Every write is a compare-and-set on `version`, which is what makes the first
  * answer win across processes. A shared store (Redis) reports writes made by other processes to its
- * subscribers too, so an answer taken by one instance wakes the `ask()` waiting in another.
+ * subscribers too, so an answer taken by one instance wakes the `ask()` waiting in another. Every
+ * store is also the instances' {@link Coordination} (dedupe keys and leases), shared as widely as its
+ * records.
  */
-export interface QuestionStore {
+export interface QuestionStore extends Coordination {
   /** Adds a new record (its `version` is 1). Throws `AskUserError("store_conflict")` if the id exists. */
   create(record: QuestionRecord): Promise<void>;
   /** The record, or `undefined`. */

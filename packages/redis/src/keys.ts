@@ -30,6 +30,10 @@ export interface Keys {
   token(token: string): string;
   /** String: delivered message → record id. */
   message(channel: string, conversation: string, messageId: string): string;
+  /** String with a TTL: a platform update already handled (dedupe). */
+  seen(key: string): string;
+  /** String with a TTL: the holder of a lease. */
+  lease(name: string): string;
   /** Stream of recent changes (the catch-up log after a dropped subscriber connection). */
   readonly changes: string;
   /** Pub/sub channel every change is published on. */
@@ -50,6 +54,8 @@ export function keysFor(prefix: string): Keys {
     token: (token) => `${prefix}token:${token}`,
     message: (channel, conversation, messageId) =>
       `${prefix}msg:${part(channel)}:${part(conversation)}:${part(messageId)}`,
+    seen: (key) => `${prefix}seen:${part(key)}`,
+    lease: (name) => `${prefix}lease:${part(name)}`,
     changes: `${prefix}changes`,
     channel: `${prefix}changes`,
   };

@@ -85,12 +85,30 @@ end
 return deleted
 `;
 
+/**
+ * Takes or renews a lease: KEYS[1] lease key · ARGV[1] holder · ARGV[2] ttl ms. 1 when the holder has it.
+ */
+const LEASE = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
+/** Gives a lease up if ARGV[1] holds it. KEYS[1] lease key. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 /** The store's Lua scripts, as ioredis commands on one connection. */
 interface ScriptCommands {
   askUserWrite(...args: string[]): Promise<string | null>;
   askUserList(key: string, recordPrefix: string): Promise<string[]>;
   askUserLookup(key: string, recordPrefix: string): Promise<string | null>;
   askUserPrune(...args: Array<string | number>): Promise<number>;
+  askUserLease(key: string, holder: string, ttlMs: string): Promise<number>;
+  askUserRelease(key: string, holder: string): Promise<number>;
 }
 
 /** The store's atomic operations over one command connection. */
@@ -100,6 +118,8 @@ export interface Scripts {
   list(index: string): Promise<string[]>;
   lookup(key: string): Promise<string | null>;
   prune(before: number): Promise<number>;
+  lease(key: string, holder: string, ttlMs: number): Promise<boolean>;
+  release(key: string, holder: string): Promise<void>;
 }
 
 /**
@@ -112,6 +132,8 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
   redis.defineCommand("askUserLookup", { numberOfKeys: 1, lua: LOOKUP });
   const ended = TERMINAL_STATUSES.map((status) => keys.status(status));
   redis.defineCommand("askUserPrune", { numberOfKeys: ended.length, lua: PRUNE });
+  redis.defineCommand("askUserLease", { numberOfKeys: 1, lua: LEASE });
+  redis.defineCommand("askUserRelease", { numberOfKeys: 1, lua: RELEASE });
   // defineCommand adds the methods at run time; this is their shape.
   const commands = redis as unknown as ScriptCommands;
   return {
@@ -133,5 +155,10 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
     list: (index) => commands.askUserList(index, keys.recordPrefix),
     lookup: (key) => commands.askUserLookup(key, keys.recordPrefix),
     prune: (before) => commands.askUserPrune(...ended, keys.recordPrefix, String(before)),
+    lease: async (key, holder, ttlMs) =>
+      (await commands.askUserLease(key, holder, String(Math.max(1, Math.ceil(ttlMs))))) === 1,
+    release: async (key, holder) => {
+      await commands.askUserRelease(key, holder);
+    },
   };
 }

@@ -185,6 +185,18 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
     prune(before) {
       return use("prune questions", () => scripts.prune(before));
     },
+    firstSeen(key, ttlMs) {
+      return use("record a key", async () => {
+        const set = await command.set(keys.seen(key), "1", "PX", Math.max(1, Math.ceil(ttlMs)), "NX");
+        return set === "OK";
+      });
+    },
+    acquireLease(name, holder, ttlMs) {
+      return use(`take lease ${name}`, () => scripts.lease(keys.lease(name), holder, ttlMs));
+    },
+    releaseLease(name, holder) {
+      return use(`release lease ${name}`, () => scripts.release(keys.lease(name), holder));
+    },
     subscribe(listener) {
       if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
       feed.listeners.add(listener);

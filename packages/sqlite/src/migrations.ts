@@ -73,6 +73,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX questions_needing_repair ON questions (created_at, id) WHERE needs_repair = 1;
     `,
   },
+  {
+    version: 3,
+    name: "dedupe keys and leases for several processes",
+    sql: `
+      CREATE TABLE seen_keys (
+        key TEXT PRIMARY KEY NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX seen_keys_by_expiry ON seen_keys (expires_at);
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY NOT NULL,
+        holder TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this code writes: the last migration's. */

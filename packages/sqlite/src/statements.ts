@@ -14,6 +14,13 @@ export interface Statements {
   byMessage: Statement<[string, string, string], string>;
   /** Deletes ended records whose deadline is before the cutoff (index rows cascade); the count. */
   prune: Statement<[number]>;
+  /** Records a key until `expires`, unless it is there and not expired: 1 change when it was new. */
+  see: Statement<[{ key: string; expires: number; now: number }]>;
+  /** Takes or renews a lease (name, holder, expires, now): 1 change when `holder` has it now. */
+  lease: Statement<[{ name: string; holder: string; expires: number; now: number }]>;
+  release: Statement<[string, string]>;
+  /** Forgets dedupe keys that expired before the given time. */
+  forget: Statement<[number]>;
 }
 
 /** The queried fields of a record, as bound to the `questions` columns. */
@@ -118,6 +125,17 @@ export function prepareStatements(db: Database): Statements {
       )
       .pluck(),
     prune: db.prepare<[number]>("DELETE FROM questions WHERE status <> 'pending' AND expires_at < ?"),
+    see: db.prepare<[{ key: string; expires: number; now: number }]>(
+      `INSERT INTO seen_keys (key, expires_at) VALUES (@key, @expires)
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_keys.expires_at <= @now`,
+    ),
+    lease: db.prepare<[{ name: string; holder: string; expires: number; now: number }]>(
+      `INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`,
+    ),
+    release: db.prepare<[string, string]>("DELETE FROM leases WHERE name = ? AND holder = ?"),
+    forget: db.prepare<[number]>("DELETE FROM seen_keys WHERE expires_at <= ?"),
     byMessage: db
       .prepare<[string, string, string], string>(
         `SELECT q.record FROM question_messages m JOIN questions q ON q.id = m.question_id

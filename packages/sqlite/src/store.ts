@@ -132,7 +132,22 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return true;
     },
     async prune(before) {
+      use("forget old dedupe keys", (s) => s.forget.run(Date.now()));
       return use("prune questions", (s) => s.prune.run(before).changes);
+    },
+    async firstSeen(key, ttlMs) {
+      const now = Date.now();
+      return use("record a key", (s) => s.see.run({ key, expires: now + ttlMs, now }).changes === 1);
+    },
+    async acquireLease(name, holder, ttlMs) {
+      const now = Date.now();
+      return use(
+        `take lease ${name}`,
+        (s) => s.lease.run({ name, holder, expires: now + ttlMs, now }).changes === 1,
+      );
+    },
+    async releaseLease(name, holder) {
+      use(`release lease ${name}`, (s) => s.release.run(name, holder));
     },
     async list(filter: QuestionFilter = {}) {
       return use("list questions", (s) => s.list(filter)).map((json) => JSON.parse(json) as QuestionRecord);
