@@ -1,4 +1,4 @@
-import type { AskUserBroker, Channel } from "@ask-user/core";
+import type { AskUserBroker, Channel, Coordination } from "@ask-user/core";
 import { createTextChannel } from "@ask-user/core";
 import type { Logger } from "pino";
 
@@ -8,6 +8,13 @@ export interface ChannelContext {
   /** The broker, for inbound events. Available once every channel has started. */
   broker: () => AskUserBroker;
   logger: Logger;
+  /**
+   * Shared with every instance over the same store: dedupe platform updates (`firstSeen`) and hold
+   * connections allowed once per token (`keepLease`).
+   */
+  coordination: Coordination;
+  /** This instance's name in leases and claims. */
+  instanceId: string;
 }
 
 /** A started channel: its port for the broker, a line for the banner, and how to stop it. */
@@ -69,8 +76,8 @@ export const telegramPlugin: ChannelPlugin = {
   variables: ["TELEGRAM_BOT_TOKEN"],
   enabled: (env) => Boolean(env.TELEGRAM_BOT_TOKEN?.trim()),
   // Loaded on demand: a gateway without Telegram never loads grammY.
-  start: async ({ env, broker, logger }) =>
-    (await import("@ask-user/telegram")).runTelegram({ env, broker, logger }),
+  start: async ({ env, broker, logger, coordination, instanceId }) =>
+    (await import("@ask-user/telegram")).runTelegram({ env, broker, logger, coordination, instanceId }),
 };
 
 /** Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP). */
@@ -78,8 +85,8 @@ export const slackPlugin: ChannelPlugin = {
   name: "slack",
   variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN or SLACK_SIGNING_SECRET"],
   enabled: (env) => Boolean(env.SLACK_BOT_TOKEN?.trim()),
-  start: async ({ env, broker, logger }) =>
-    (await import("@ask-user/slack")).runSlack({ env, broker, logger }),
+  start: async ({ env, broker, logger, coordination, instanceId }) =>
+    (await import("@ask-user/slack")).runSlack({ env, broker, logger, coordination, instanceId }),
 };
 
 /** Discord (discord.js): `DISCORD_BOT_TOKEN`, optional `DISCORD_API_URL`. */
@@ -87,8 +94,8 @@ export const discordPlugin: ChannelPlugin = {
   name: "discord",
   variables: ["DISCORD_BOT_TOKEN"],
   enabled: (env) => Boolean(env.DISCORD_BOT_TOKEN?.trim()),
-  start: async ({ env, broker, logger }) =>
-    (await import("@ask-user/discord")).runDiscord({ env, broker, logger }),
+  start: async ({ env, broker, logger, coordination, instanceId }) =>
+    (await import("@ask-user/discord")).runDiscord({ env, broker, logger, coordination, instanceId }),
 };
 
 /** Every channel the gateway knows. Channel apps add their plugin here as they land. */

@@ -19,6 +19,11 @@ export interface GatewayConfig {
   answerers: "creator" | "conversation";
   textWebhookUrl: string | undefined;
   logLevel: string;
+  /**
+   * How long a question this instance delivers or edits is left to it before another instance (or this
+   * one after a restart) repairs it (`ASK_USER_CLAIM_SECONDS`, default 30).
+   */
+  claimSeconds: number;
 }
 
 /** Invalid configuration: one message per problem, each naming its variable. */
@@ -119,6 +124,14 @@ export function loadConfig(
     problems.push(`ASK_USER_REDIS_URL must be a redis:// or rediss:// URL, not "${redisUrl}".`);
   }
 
+  const claimText = value("ASK_USER_CLAIM_SECONDS") ?? "30";
+  const claimSeconds = Number(claimText);
+  if (!/^\d+$/.test(claimText) || claimSeconds < 1 || claimSeconds > 3600) {
+    problems.push(
+      `ASK_USER_CLAIM_SECONDS must be a whole number of seconds from 1 to 3600, not "${claimText}".`,
+    );
+  }
+
   const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
@@ -137,5 +150,6 @@ export function loadConfig(
     answerers: answerers as "creator" | "conversation",
     textWebhookUrl,
     logLevel,
+    claimSeconds,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { type AskUserBroker, type Clock, createAskUser, type QuestionStore } from "@ask-user/core";
 import { createRedisStore } from "@ask-user/redis";
@@ -57,6 +58,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const logger = options.logger ?? createLogger(config.logLevel);
 
   const store = await openStore(config, logger);
+  const instanceId = randomUUID();
   let broker: AskUserBroker | undefined;
   const channels: RunningChannel[] = [];
   try {
@@ -65,6 +67,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
         await plugin.start({
           env,
           logger: logger.child({ channel: plugin.name }),
+          coordination: store,
+          instanceId,
           broker: () => {
             if (!broker) throw new Error("the broker is not ready yet");
             return broker;
@@ -78,6 +82,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       locale: config.locale,
       answerers: config.answerers,
       logger: brokerLogger(logger),
+      instanceId,
+      claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
     await broker.ready;

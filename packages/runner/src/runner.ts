@@ -2,6 +2,7 @@
  * The standalone runner shared by the channel apps: `tsx src/main.ts --target <conversation>
  * [--creator <user id>] <file|->` asks one question through one platform alone and prints the result.
  */
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -9,6 +10,7 @@ import {
   type AskUserBroker,
   type AskUserLogger,
   type Channel,
+  type Coordination,
   createAskUser,
   InvalidAskUserInputError,
   normalizeAskUserInput,
@@ -33,6 +35,10 @@ export interface StartContext {
   env: Record<string, string | undefined>;
   broker: () => AskUserBroker;
   logger: AskUserLogger;
+  /** The store's dedupe keys and leases (SPEC §9), shared by every process on the same database. */
+  coordination: Coordination;
+  /** This process's name in leases. */
+  instanceId: string;
 }
 
 /** A started channel, as `runTelegram` / `runDiscord` / `runSlack` return it. */
@@ -208,16 +214,25 @@ export async function runStandalone(options: StandaloneOptions): Promise<number>
   let broker: AskUserBroker | undefined;
   try {
     store = createSqliteStore({ path: env.ASK_USER_DB?.trim() || `.ask-user/${platform}.db`, logger });
+    const instanceId = randomUUID();
     started = await options.start({
       env,
       logger,
+      coordination: store,
+      instanceId,
       broker: () => {
         if (!broker) throw new Error("the broker is not ready yet");
         return broker;
       },
     });
     const locale = env.ASK_USER_LOCALE?.trim();
-    broker = createAskUser({ store, channels: [started.channel], logger, ...(locale ? { locale } : {}) });
+    broker = createAskUser({
+      store,
+      channels: [started.channel],
+      logger,
+      instanceId,
+      ...(locale ? { locale } : {}),
+    });
     await broker.ready;
     const waiting = options.waitingLine ?? ((describe, to) => `${describe}: waiting for an answer in ${to}…`);
     io.stderr.write(`${waiting(started.describe, target)}\n`);
