@@ -1,5 +1,5 @@
 /** env → discord.js client → the mounted channel: what the gateway (and `src/main.ts`) start. */
-import { type AskUserBroker, type Channel, consoleLogger } from "@ask-user/core";
+import { type AskUserBroker, type Channel, type Coordination, consoleLogger } from "@ask-user/core";
 import { Client, Events, GatewayIntentBits, Partials } from "discord.js";
 import { createDiscordChannel, type DiscordChannel } from "./channel.ts";
 import type { DiscordLogger } from "./inbound.ts";
@@ -20,6 +20,13 @@ export interface RunDiscordOptions {
   logger?: DiscordLogger;
   /** Passed on to {@link createDiscordChannel}. */
   deferAfterMs?: number;
+  /**
+   * The store's coordination, shared by every instance (SPEC §9). Without it the channel keeps to this
+   * process: it handles what its own connection receives and always connects.
+   */
+  coordination?: Coordination;
+  /** This instance's id (holder of the gateway lease). Default: a random id. */
+  instanceId?: string;
 }
 
 /** A started Discord channel. */
