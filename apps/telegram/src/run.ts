@@ -4,6 +4,7 @@ import {
   AskUserError,
   type AskUserLogger,
   type Channel,
+  type Coordination,
   consoleLogger,
 } from "@ask-user/core";
 import { Bot, type Context } from "grammy";
@@ -40,6 +41,13 @@ export interface RunTelegramOptions {
    * answers every button tap nobody handled (so no client keeps spinning).
    */
   handlers?: (bot: Bot) => void;
+  /**
+   * Shared with the other instances on the same store (the gateway passes the store): updates are
+   * handled once across them, and only the lease holder long-polls. Without it, this process is alone.
+   */
+  coordination?: Coordination;
+  /** This instance's name in the polling lease (default: a random id). */
+  instanceId?: string;
 }
 
 /** A running Telegram channel. */
