@@ -1,5 +1,11 @@
 /** Environment → Bolt app → running channel: `runSlack`, which the gateway and `src/main.ts` start. */
-import { type AskUserBroker, type AskUserLogger, type Channel, consoleLogger } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  type AskUserLogger,
+  type Channel,
+  type Coordination,
+  consoleLogger,
+} from "@ask-user/core";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { createSlackChannel } from "./channel.ts";
 import { SLACK_RETRY_POLICY } from "./limits.ts";
@@ -92,6 +98,13 @@ export interface RunSlackOptions {
   env: Record<string, string | undefined>;
   broker: () => AskUserBroker;
   logger?: SlackLogger;
+  /**
+   * Shared with the other instances on the same store (the gateway passes the store): each event and
+   * interaction is handled once across them. Without it, this process dedupes on its own.
+   */
+  coordination?: Coordination;
+  /** This instance's name (in logs). Slack needs no lease: every instance may connect. */
+  instanceId?: string;
 }
 
 /** A started Slack channel. */
