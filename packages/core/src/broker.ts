@@ -25,7 +25,7 @@ import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
 import { randomBase64Url } from "./random.ts";
 import type { Prompt } from "./schema.ts";
-import type { QuestionFilter, QuestionStore } from "./store.ts";
+import type { ListPage, QuestionFilter, QuestionStore } from "./store.ts";
 import {
   type Actor,
   type AnswererPolicy,
@@ -107,7 +107,8 @@ export interface AskUserBroker {
   skip(id: string, actor: Actor): Promise<TransitionOutcome>;
   cancel(id: string, actor?: Actor): Promise<TransitionOutcome>;
   get(id: string): Promise<QuestionRecord | undefined>;
-  list(filter?: QuestionFilter): Promise<QuestionRecord[]>;
+  /** Records oldest first; with `page`, one page of them (see `QuestionStore.list`). */
+  list(filter?: QuestionFilter, page?: ListPage): Promise<QuestionRecord[]>;
   /** Listens to `question.requested` / `question.updated` / `question.resolved`. */
   subscribe(listener: (event: AskUserEvent) => void): () => void;
   /** Resolves once start-up recovery (re-arming deadlines, expiring overdue questions) is done. */
@@ -303,7 +304,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       );
     },
     get: (id) => options.store.get(id),
-    list: (filter) => options.store.list(filter),
+    list: (filter, page) => options.store.list(filter, page),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -68,7 +68,7 @@ export {
   type PromptQuestion,
   QUESTION_ID_PATTERN,
 } from "./schema.ts";
-export type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+export type { ListPage, ListPosition, QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
 export {
   clipText,
   compareKey,

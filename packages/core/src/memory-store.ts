@@ -1,7 +1,7 @@
 import type { Clock } from "./clock.ts";
 import { createMemoryCoordination } from "./coordination.ts";
 import { AskUserError } from "./errors.ts";
-import type { QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+import type { ListPosition, QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
 import { needsRepair, type QuestionRecord } from "./types.ts";
 
 function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
@@ -11,6 +11,11 @@ function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
   if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
   if (filter.needsRepair && !needsRepair(record)) return false;
   return true;
+}
+
+/** List order: `createdAt`, then id. */
+function compareListOrder(a: ListPosition, b: ListPosition): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 const messageKey = (channel: string, conversation: string, messageId: string) =>
@@ -75,11 +80,17 @@ export function createMemoryStore(options: { clock?: Clock } = {}): QuestionStor
       emit({ record: copy, previousStatus: current.status });
       return true;
     },
-    async list(filter = {}) {
+    async list(filter = {}, page = {}) {
       assertOpen();
-      const out: QuestionRecord[] = [];
-      for (const record of records.values()) if (matches(record, filter)) out.push(structuredClone(record));
-      return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const after = page.after;
+      const found: QuestionRecord[] = [];
+      for (const record of records.values()) {
+        if (after && compareListOrder(record, after) <= 0) continue;
+        if (matches(record, filter)) found.push(record);
+      }
+      found.sort(compareListOrder);
+      const limited = page.limit === undefined ? found : found.slice(0, Math.max(0, page.limit));
+      return limited.map((record) => structuredClone(record));
     },
     async findByToken(token) {
       assertOpen();

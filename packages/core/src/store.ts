@@ -13,6 +13,18 @@ export interface QuestionFilter {
   needsRepair?: true;
 }
 
+/** Where a page of `list` starts: after the record with this `createdAt` and `id` (list order). */
+export interface ListPosition {
+  createdAt: number;
+  id: string;
+}
+
+/** A page of `list`: at most `limit` records, after `after`. */
+export interface ListPage {
+  limit?: number;
+  after?: ListPosition;
+}
+
 /** A write that a store reports to its subscribers: the record as written, and its status before. */
 export interface StoreChange {
   record: QuestionRecord;
@@ -38,8 +50,11 @@ export interface QuestionStore extends Coordination {
    * (and `next.version` is `expectedVersion + 1`). Returns false when another write came first.
    */
   compareAndSet(expectedVersion: number, next: QuestionRecord): Promise<boolean>;
-  /** Records matching the filter, oldest first (by `createdAt`, then id). */
-  list(filter?: QuestionFilter): Promise<QuestionRecord[]>;
+  /**
+   * Records matching the filter, oldest first (by `createdAt`, then id); with `page`, at most
+   * `page.limit` of them, starting after `page.after` — read through an index, never all history.
+   */
+  list(filter?: QuestionFilter, page?: ListPage): Promise<QuestionRecord[]>;
   /** The record one of whose `tokens` is `token`. */
   findByToken(token: string): Promise<QuestionRecord | undefined>;
   /** The record one of whose deliveries is this message. */

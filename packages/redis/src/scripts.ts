@@ -1,4 +1,9 @@
-import { type QuestionRecord, type QuestionStatus, TERMINAL_STATUSES } from "@ask-user/core";
+import {
+  type ListPosition,
+  type QuestionRecord,
+  type QuestionStatus,
+  TERMINAL_STATUSES,
+} from "@ask-user/core";
 import type { Redis } from "ioredis";
 import { indexEntries, type Keys } from "./keys.ts";
 
@@ -40,12 +45,32 @@ redis.call('PUBLISH', ARGV[8], seq .. '\\n' .. change)
 return current[2] or ''
 `;
 
-/** The JSON of every record in one index, oldest first (one atomic read). KEYS[1] sorted set. */
+/**
+ * The JSON of the records in one index, oldest first (one atomic read), after a position and at most a
+ * count. KEYS[1] sorted set (score createdAt, member id; equal scores ordered by member, as the list).
+ * ARGV[1] record prefix · [2] min score ("-inf" for the start) · [3] id to pass at that score ("" none)
+ * · [4] how many index entries to read at most ("0" = all).
+ */
 const LIST = `
 local out = {}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local json = redis.call('HGET', ARGV[1] .. id, 'r')
-  if json then out[#out + 1] = json end
+local want = tonumber(ARGV[4])
+local seen = 0
+local offset = 0
+local batch = 256
+while true do
+  local page = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf', 'WITHSCORES', 'LIMIT', offset, batch)
+  if #page == 0 then break end
+  for i = 1, #page, 2 do
+    local id = page[i]
+    local skip = ARGV[3] ~= '' and page[i + 1] == ARGV[2] and id <= ARGV[3]
+    if not skip then
+      seen = seen + 1
+      local json = redis.call('HGET', ARGV[1] .. id, 'r')
+      if json then out[#out + 1] = json end
+      if want > 0 and seen >= want then return out end
+    end
+  end
+  offset = offset + batch
 end
 return out
 `;
@@ -104,7 +129,13 @@ return 0
 /** The store's Lua scripts, as ioredis commands on one connection. */
 interface ScriptCommands {
   askUserWrite(...args: string[]): Promise<string | null>;
-  askUserList(key: string, recordPrefix: string): Promise<string[]>;
+  askUserList(
+    key: string,
+    recordPrefix: string,
+    min: string,
+    afterId: string,
+    count: string,
+  ): Promise<string[]>;
   askUserLookup(key: string, recordPrefix: string): Promise<string | null>;
   askUserPrune(...args: Array<string | number>): Promise<number>;
   askUserLease(key: string, holder: string, ttlMs: string): Promise<number>;
@@ -115,7 +146,8 @@ interface ScriptCommands {
 export interface Scripts {
   /** Creates (`expectedVersion` 0) or compare-and-sets; the status before ("" for a create), or null. */
   write(expectedVersion: number, record: QuestionRecord, json: string): Promise<string | null>;
-  list(index: string): Promise<string[]>;
+  /** Up to `count` index entries (0 = all) after `after`, as record JSON. */
+  list(index: string, after?: ListPosition, count?: number): Promise<string[]>;
   lookup(key: string): Promise<string | null>;
   prune(before: number): Promise<number>;
   lease(key: string, holder: string, ttlMs: number): Promise<boolean>;
@@ -152,7 +184,14 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
         String(changeLogLength),
       );
     },
-    list: (index) => commands.askUserList(index, keys.recordPrefix),
+    list: (index, after, count = 0) =>
+      commands.askUserList(
+        index,
+        keys.recordPrefix,
+        after ? String(after.createdAt) : "-inf",
+        after ? after.id : "",
+        String(count),
+      ),
     lookup: (key) => commands.askUserLookup(key, keys.recordPrefix),
     prune: (before) => commands.askUserPrune(...ended, keys.recordPrefix, String(before)),
     lease: async (key, holder, ttlMs) =>

@@ -2,6 +2,8 @@ import {
   AskUserError,
   type AskUserLogger,
   consoleLogger,
+  type ListPage,
+  type ListPosition,
   type QuestionFilter,
   type QuestionRecord,
   type QuestionStore,
@@ -168,10 +170,29 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
         return (await scripts.write(expectedVersion, next, JSON.stringify(next))) !== null;
       });
     },
-    list(filter: QuestionFilter = {}) {
+    list(filter: QuestionFilter = {}, page: ListPage = {}) {
       return use("list questions", async () => {
-        const records = (await scripts.list(indexFor(keys, filter))).map((json) => JSON.parse(json));
-        return (records as QuestionRecord[]).filter((record) => matches(record, filter));
+        const index = indexFor(keys, filter);
+        const read = (after: ListPosition | undefined, count: number) =>
+          scripts
+            .list(index, after, count)
+            .then((jsons) => jsons.map((json) => JSON.parse(json) as QuestionRecord));
+        if (page.limit === undefined) return (await read(page.after, 0)).filter((r) => matches(r, filter));
+        // The index may hold records the rest of the filter drops: read on until the page is full.
+        const limit = Math.max(0, Math.floor(page.limit));
+        const out: QuestionRecord[] = [];
+        let after = page.after;
+        while (out.length < limit) {
+          const asked = Math.max(limit - out.length, 32);
+          const batch = await read(after, asked);
+          for (const record of batch) {
+            if (out.length < limit && matches(record, filter)) out.push(record);
+          }
+          const last = batch.at(-1);
+          if (!last || batch.length < asked) break;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        return out;
       });
     },
     findByToken(token) {

@@ -1,4 +1,10 @@
-import { needsRepair, type QuestionFilter, type QuestionRecord, type QuestionStatus } from "@ask-user/core";
+import {
+  type ListPage,
+  needsRepair,
+  type QuestionFilter,
+  type QuestionRecord,
+  type QuestionStatus,
+} from "@ask-user/core";
 import type { Database, Statement } from "better-sqlite3";
 
 /** The store's SQL, prepared once per connection and reused for every call. */
@@ -7,8 +13,8 @@ export interface Statements {
   create(record: QuestionRecord, json: string): boolean;
   /** Writes `next` over `expectedVersion`; the status it replaced, or undefined when the version moved on. */
   compareAndSet(expectedVersion: number, next: QuestionRecord, json: string): QuestionStatus | undefined;
-  /** JSON of the records matching the filter, oldest first. */
-  list(filter: QuestionFilter): string[];
+  /** JSON of the records matching the filter, oldest first, one page of them when asked. */
+  list(filter: QuestionFilter, page?: ListPage): string[];
   get: Statement<[string], string>;
   byToken: Statement<[string], string>;
   byMessage: Statement<[string, string, string], string>;
@@ -99,19 +105,26 @@ export function prepareStatements(db: Database): Statements {
   );
 
   const lists = new Map<string, Statement<unknown[], string>>();
-  function list(filter: QuestionFilter): string[] {
+  function list(filter: QuestionFilter, page: ListPage = {}): string[] {
     const used = FILTER_COLUMNS.filter(([key]) => filter[key] !== undefined);
-    const key = used.map(([name]) => name).join(",");
+    const after = page.after !== undefined;
+    const limited = page.limit !== undefined;
+    const key = [...used.map(([name]) => name), after ? "after" : "", limited ? "limit" : ""].join(",");
     let statement = lists.get(key);
     if (!statement) {
-      const where = used.length ? `WHERE ${used.map(([, column]) => `${column} = ?`).join(" AND ")}` : "";
+      const conditions = used.map(([, column]) => `${column} = ?`);
+      if (after) conditions.push("(created_at, id) > (?, ?)");
+      const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
       statement = db.prepare<unknown[], string>(
-        `SELECT record FROM questions ${where} ORDER BY created_at, id`,
+        `SELECT record FROM questions ${where} ORDER BY created_at, id${limited ? " LIMIT ?" : ""}`,
       );
       statement.pluck();
       lists.set(key, statement);
     }
-    return statement.all(...used.map(([name]) => bound(filter[name])));
+    const values = used.map(([name]) => bound(filter[name]));
+    if (page.after) values.push(page.after.createdAt, page.after.id);
+    if (page.limit !== undefined) values.push(Math.max(0, Math.floor(page.limit)));
+    return statement.all(...values);
   }
 
   return {

@@ -4,6 +4,7 @@ import {
   AskUserError,
   type AskUserLogger,
   consoleLogger,
+  type ListPage,
   type QuestionFilter,
   type QuestionRecord,
   type QuestionStore,
@@ -149,8 +150,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async releaseLease(name, holder) {
       use(`release lease ${name}`, (s) => s.release.run(name, holder));
     },
-    async list(filter: QuestionFilter = {}) {
-      return use("list questions", (s) => s.list(filter)).map((json) => JSON.parse(json) as QuestionRecord);
+    async list(filter: QuestionFilter = {}, page?: ListPage) {
+      return use("list questions", (s) => s.list(filter, page)).map(
+        (json) => JSON.parse(json) as QuestionRecord,
+      );
     },
     async findByToken(token) {
       return parse(use("find a question by token", (s) => s.byToken.get(token)));

@@ -158,6 +158,32 @@ export function storeContractTests(
       expect(await store.list({ channel: "slack", conversation: "C2" })).toEqual([]);
     });
 
+    it("lists page by page, after a position, with filters, through the same order", async () => {
+      const store = await fresh();
+      const records = Array.from({ length: 7 }, (_, i) =>
+        sampleRecord({ createdAt: 100 + Math.floor(i / 2), status: i === 3 ? "expired" : "pending" }),
+      );
+      for (const record of [...records].reverse()) await store.create(record);
+      const all = (await store.list()).map((r) => r.id);
+      const paged: string[] = [];
+      let after: { createdAt: number; id: string } | undefined;
+      for (let guard = 0; guard < 10; guard++) {
+        const page = await store.list({}, after ? { limit: 3, after } : { limit: 3 });
+        paged.push(...page.map((r) => r.id));
+        const last = page.at(-1);
+        if (page.length < 3 || !last) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(paged).toEqual(all);
+      const pending = (await store.list({ status: "pending" })).map((r) => r.id);
+      const first = await store.list({ status: "pending" }, { limit: 4 });
+      const last = first.at(-1);
+      if (!last) throw new Error("empty page");
+      const rest = await store.list({ status: "pending" }, { limit: 4, after: last });
+      expect([...first, ...rest].map((r) => r.id)).toEqual(pending);
+      expect(await store.list({}, { limit: 0 })).toEqual([]);
+    });
+
     it("lists the records that need repair through its index, as writes change them", async () => {
       const store = await fresh();
       const prompt = { channel: "telegram", conversation: "100", messageId: "7", kind: "prompt" as const };
