@@ -53,6 +53,14 @@ export interface Messages {
   summaryCancelled: string;
   summaryUndeliverable: string;
   summaryBy: (who: string) => string;
+  /** Someone on an operator surface: `alice via HTTP API`. */
+  via: (name: string, surface: string) => string;
+  /** An operator who gave no name. */
+  anOperator: string;
+  /** A chat user the platform gave no name for. */
+  someone: string;
+  /** The operator surfaces, as people read them. */
+  surfaces: Record<"web" | "http" | "cli" | "mcp", string>;
   emptyAnswer: string;
 }
 
@@ -106,6 +114,10 @@ const en: Messages = {
   summaryCancelled: "✖ Cancelled",
   summaryUndeliverable: "⚠ Not delivered",
   summaryBy: (who) => ` — ${who}`,
+  via: (name, surface) => `${name} via ${surface}`,
+  anOperator: "an operator",
+  someone: "someone",
+  surfaces: { web: "the web panel", http: "HTTP API", cli: "CLI", mcp: "MCP" },
   emptyAnswer: "(no answer)",
 };
 
@@ -161,6 +173,10 @@ const de: Messages = {
   summaryCancelled: "✖ Abgebrochen",
   summaryUndeliverable: "⚠ Nicht zugestellt",
   summaryBy: (who) => ` — ${who}`,
+  via: (name, surface) => `${name} über ${surface}`,
+  anOperator: "eine Bedienperson",
+  someone: "jemand",
+  surfaces: { web: "das Web-Panel", http: "HTTP-API", cli: "CLI", mcp: "MCP" },
   emptyAnswer: "(keine Antwort)",
 };
 

@@ -44,6 +44,7 @@ export { createMemoryStore } from "./memory-store.ts";
 export { normalizeAskUserInput } from "./normalize.ts";
 export {
   type Answerer,
+  actorName,
   checkAnswerer,
   type Refusal,
   type RefusalReason,

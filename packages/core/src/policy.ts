@@ -1,5 +1,5 @@
-import { formatTime, messagesFor } from "./i18n.ts";
-import type { QuestionRecord, QuestionStatus } from "./types.ts";
+import { formatTime, type Messages, messagesFor } from "./i18n.ts";
+import type { Actor, QuestionRecord, QuestionStatus } from "./types.ts";
 
 /** Why an attempt to answer, skip or cancel was refused. */
 export type RefusalReason =
@@ -46,6 +46,26 @@ export function checkAnswerer(record: QuestionRecord, who: Answerer, locale: str
   return target.conversation === who.conversation ? undefined : notAllowed;
 }
 
+const OPERATOR_SURFACES = new Set(["web", "http", "cli", "mcp"]);
+
+/**
+ * How people read who acted (SPEC §5, §8): a chat user by the name their platform gave (never a raw
+ * id); someone on an operator surface always with that surface (`alice via HTTP API`), so a name typed
+ * into a request body can't pass for a chat user.
+ */
+export function actorName(actor: Actor, locale: string): string {
+  const m = messagesFor(locale);
+  const name = actor.displayName?.trim();
+  if (OPERATOR_SURFACES.has(actor.channel)) {
+    const surface = m.surfaces[actor.channel as keyof Messages["surfaces"]];
+    return m.via(
+      name || (actor.userId.trim() && actor.userId !== "operator" ? actor.userId : m.anOperator),
+      surface,
+    );
+  }
+  return name || m.someone;
+}
+
 /** The refusal for an attempt on a record that is no longer pending (`undefined` while pending). */
 export function refusalForStatus(record: QuestionRecord, locale: string): Refusal | undefined {
   const m = messagesFor(locale);
@@ -54,7 +74,7 @@ export function refusalForStatus(record: QuestionRecord, locale: string): Refusa
     case "pending":
       return undefined;
     case "answered": {
-      const who = record.resolvedBy?.displayName ?? record.resolvedBy?.userId;
+      const who = record.resolvedBy && actorName(record.resolvedBy, locale);
       return { reason: "answered", message: who ? m.refusedAnsweredBy(who) : m.refusedAnswered };
     }
     case "skipped":

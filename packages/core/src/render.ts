@@ -1,4 +1,5 @@
 import { formatTime, messagesFor } from "./i18n.ts";
+import { actorName } from "./policy.ts";
 import type { Prompt, PromptQuestion } from "./schema.ts";
 import { clipText } from "./text.ts";
 import type { Answers, QuestionRecord } from "./types.ts";
@@ -94,7 +95,7 @@ export function renderSummary(
 ): string {
   const max = options.maxLength ?? SUMMARY_MAX_LENGTH;
   const m = messagesFor(options.locale);
-  const name = record.resolvedBy ? (record.resolvedBy.displayName ?? record.resolvedBy.userId) : "";
+  const name = record.resolvedBy ? actorName(record.resolvedBy, options.locale) : "";
   // A name is short on every platform; a pathological one is cut so the summary still fits.
   const who = name === "" ? "" : m.summaryBy(clipText(name, 100));
   switch (record.status) {

@@ -252,7 +252,7 @@ describe("operator surfaces", () => {
     expect(again).toMatchObject({
       ok: false,
       reason: "answered",
-      message: "This question was already answered by op.",
+      message: "This question was already answered by op via HTTP API.",
     });
   });
 

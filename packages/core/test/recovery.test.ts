@@ -131,7 +131,7 @@ describe("createTextChannel", () => {
       { channel: "web", userId: "op", displayName: "Operator" },
     );
     await broker.idle();
-    expect(edits).toEqual(["1:✅ Deploy: Staging (Recommended) — Operator"]);
+    expect(edits).toEqual(["1:✅ Deploy: Staging (Recommended) — Operator via the web panel"]);
     await broker.close();
   });
 });

@@ -84,7 +84,7 @@ describe("renderSummary", () => {
     ],
     [
       sampleRecord({ status: "skipped", resolvedBy: { channel: "web", userId: "operator" } }),
-      "⏭ Skipped — operator",
+      "⏭ Skipped — an operator via the web panel",
     ],
     [sampleRecord({ status: "expired" }), "⌛ Expired"],
     [sampleRecord({ status: "cancelled" }), "✖ Cancelled"],
