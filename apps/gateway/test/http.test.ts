@@ -33,7 +33,7 @@ describe("HTTP API", () => {
     });
     expect(again).toEqual({
       status: 409,
-      body: { error: { code: "answered", message: "This question was already answered by alice via HTTP API." } },
+      body: { error: { code: "answered", message: "This question was already answered by alice via CLI." } },
     });
     expect((await call(`${gw.url}/v1/questions/${id}/skip`, "POST")).status).toBe(409);
     expect((await call(`${gw.url}/v1/questions/${id}`, "DELETE")).body.error.code).toBe("answered");
