@@ -9,7 +9,12 @@
  * ```
  */
 export * as telegramLimits from "./limits.ts";
-export { createFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from "./server.ts";
+export {
+  createFakeTelegram,
+  type FakeTelegram,
+  type FakeTelegramOptions,
+  type HeldCalls,
+} from "./server.ts";
 export type {
   ApiCall,
   CallbackAnswer,

@@ -14,8 +14,8 @@ import {
   optStr,
   type Params,
 } from "./params.ts";
-import { chatFor, notify, type State } from "./state.ts";
-import type { CallbackAnswer, Failure } from "./types.ts";
+import { chatFor, type HeldMethod, notify, type State } from "./state.ts";
+import type { ApiCall, CallbackAnswer, Failure } from "./types.ts";
 import { Described, deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./updates.ts";
 
 /** A method handler: returns the `result`, or throws {@link ApiError}. */
@@ -169,20 +169,31 @@ function failureResponse(failure: Failure): ApiResponse {
   }
 }
 
+/** Waits while `hold` holds the call; true when it is to be carried out, false when it is cut. */
+function heldUntilReleased(state: State, hold: HeldMethod, call: ApiCall): Promise<boolean> {
+  hold.calls.push(call);
+  const released = new Promise<boolean>((resolve) => hold.waiting.push(resolve));
+  notify(state);
+  return released;
+}
+
 /**
- * Runs one call of a known method: records it in `state.calls`, applies a pending `failNext`, and turns
- * the handler's result or {@link ApiError} into the Bot API's JSON answer.
+ * Runs one call of a known method: records it in `state.calls`, waits while `tg.hold(method)` holds
+ * it, applies a pending `failNext`, and turns the handler's result or {@link ApiError}
+ * into the Bot API's JSON answer. `undefined`: the call was cut unanswered (its connection is closed).
  */
 export async function invoke(
   state: State,
   name: string,
   params: Params,
   signal: AbortSignal,
-): Promise<ApiResponse> {
+): Promise<ApiResponse | undefined> {
   const handler = methods[name.toLowerCase()];
   if (!handler) return { ok: false, error_code: 404, description: "Not Found" };
-  const call: State["calls"][number] = { method: name, params, at: state.now() };
+  const call: ApiCall = { method: name, params, at: state.now() };
   state.calls.push(call);
+  const hold = state.holds.get(name.toLowerCase());
+  if (hold && !(await heldUntilReleased(state, hold, call))) return undefined;
   const queued = state.failures.get(name.toLowerCase());
   const failure = queued?.shift();
   let response: ApiResponse;

@@ -4,7 +4,15 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_WAIT_MS } from "./limits.ts";
 import { type ApiResponse, invoke } from "./methods.ts";
 import type { Params } from "./params.ts";
-import { createState, findMessage, notify, type State, toFakeMessage, waitUntil } from "./state.ts";
+import {
+  createState,
+  findMessage,
+  type HeldMethod,
+  notify,
+  type State,
+  toFakeMessage,
+  waitUntil,
+} from "./state.ts";
 import type {
   ApiCall,
   CallbackAnswer,
@@ -32,6 +40,22 @@ export interface FakeTelegramOptions {
    * commands and mentions of it. `false` is a bot that reads every group message.
    */
   privacyMode?: boolean;
+}
+
+/** Calls of one method that {@link FakeTelegram.hold} keeps open: Telegram hanging mid-request. */
+export interface HeldCalls {
+  /** The calls held so far, in arrival order (live; they are in `calls` too). */
+  readonly calls: readonly ApiCall[];
+  /**
+   * Stops holding: every held call is carried out and answered — also when its caller has gone away,
+   * as Telegram finishes work it received (the message then exists, and nobody knows its id).
+   */
+  release(): void;
+  /**
+   * Stops holding: every held call is dropped unanswered and its connection cut (the caller sees a
+   * network failure), as if the request never reached Telegram. Nothing changes in any chat.
+   */
+  drop(): void;
 }
 
 /** A running fake Telegram Bot API. */
@@ -62,6 +86,11 @@ export interface FakeTelegram {
   user(from: UserInit): FakeUser;
   /** Makes the next call of `method` fail as given (queued: call twice to fail twice). */
   failNext(method: string, failure: Failure): void;
+  /**
+   * Holds every call of `method` (e.g. `"sendMessage"`, `"editMessageText"`) open from now on, before the
+   * fake acts on it, until the handle releases or drops them. Throws if `method` is already held.
+   */
+  hold(method: string): HeldCalls;
   /** Hands an earlier update (same `update_id`) to the bot once more, as a duplicate delivery. */
   redeliver(updateId: number): void;
   /** Resolves with the first call (past or future) matching `predicate`; rejects after `timeoutMs`. */
@@ -126,6 +155,10 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const gone = new AbortController();
   res.once("close", () => gone.abort());
   const response = await invoke(state, match[2] ?? "", params, gone.signal);
+  if (response === undefined) {
+    res.destroy(); // dropped: no answer, the connection is cut
+    return;
+  }
   send(res, response.ok ? 200 : response.error_code, response);
 }
 
@@ -190,6 +223,18 @@ export async function createFakeTelegram(options: FakeTelegramOptions = {}): Pro
       const key = method.toLowerCase();
       state.failures.set(key, [...(state.failures.get(key) ?? []), failure]);
     },
+    hold(method) {
+      const key = method.toLowerCase();
+      if (state.holds.has(key)) throw new Error(`fake Telegram: ${method} is already held`);
+      const held: HeldMethod = { calls: [], waiting: [] };
+      state.holds.set(key, held);
+      const end = (carryOut: boolean) => {
+        if (state.holds.get(key) === held) state.holds.delete(key);
+        for (const resume of held.waiting.splice(0)) resume(carryOut);
+        notify(state);
+      };
+      return { calls: held.calls, release: () => end(true), drop: () => end(false) };
+    },
     redeliver(updateId) {
       const update = state.history.get(updateId);
       if (!update) throw new Error(`fake Telegram: no update ${updateId} to redeliver`);
@@ -203,6 +248,8 @@ export async function createFakeTelegram(options: FakeTelegramOptions = {}): Pro
       if (state.closed) return;
       state.closed = true;
       stopSignal.abort();
+      for (const held of state.holds.values()) for (const resume of held.waiting.splice(0)) resume(false);
+      state.holds.clear();
       notify(state);
       await pump.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -34,6 +34,14 @@ export interface Webhook {
   lastErrorMessage?: string;
 }
 
+/** Calls of one method held open by `tg.hold(method)`, each waiting to be carried out or cut. */
+export interface HeldMethod {
+  /** The calls held so far (live). */
+  calls: ApiCall[];
+  /** One resume per call still held: `true` carries it out, `false` cuts its connection unanswered. */
+  waiting: Array<(carryOut: boolean) => void>;
+}
+
 /** Everything the fake knows. Mutated by the method handlers and the user helpers. */
 export interface State {
   token: string;
@@ -65,6 +73,8 @@ export interface State {
   webhook: Webhook | undefined;
   failures: Map<string, Failure[]>;
   commands: Map<string, unknown[]>;
+  /** Methods whose calls are held open, by lower-case name. */
+  holds: Map<string, HeldMethod>;
   /** Bumped by every `getUpdates`, so a held older one knows it was superseded. */
   pollGeneration: number;
   closed: boolean;
@@ -97,6 +107,7 @@ export function createState(token: string, bot: TgUser, now: () => number, priva
     webhook: undefined,
     failures: new Map(),
     commands: new Map(),
+    holds: new Map(),
     pollGeneration: 0,
     closed: false,
     listeners: new Set(),
