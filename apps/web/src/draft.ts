@@ -55,13 +55,19 @@ export function valuesOf(question: PromptQuestion, choice: Choice): string[] {
   return values;
 }
 
-/** The answers to send, or `undefined` while a question has no value. */
+/**
+ * The answers to send, or `undefined` while a question has no value. What was typed in the Other… field
+ * is marked `other:`, so the gateway takes it as the person's own words even when it looks like a
+ * misspelt label.
+ */
 export function answersOf(questions: PromptQuestion[], draft: Draft): Answers | undefined {
   const answers: Answers = {};
   for (const [index, question] of questions.entries()) {
     const choice = draft.choices[index];
     if (!choice || !hasValue(choice)) return undefined;
-    answers[question.id] = valuesOf(question, choice);
+    const values = valuesOf(question, choice);
+    const typed = choice.otherOpen && choice.otherText.trim() !== "";
+    answers[question.id] = typed ? [...values.slice(0, -1), `other: ${values.at(-1) ?? ""}`] : values;
   }
   return answers;
 }

@@ -124,7 +124,7 @@ function prefixForm(text: string): string {
 }
 
 /** The text after a leading other-prefix (`other:`, `sonstiges:`; any case), or `undefined`. */
-function afterOtherPrefix(text: string): string | undefined {
+export function afterOtherPrefix(text: string): string | undefined {
   const limit = Math.min(text.length, prefixScanLimit);
   for (let end = 1; end <= limit; end++) {
     if (otherPrefixes.includes(prefixForm(text.slice(0, end)))) return text.slice(end).trim();

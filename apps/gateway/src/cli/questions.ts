@@ -133,6 +133,8 @@ export const answerCommand = questionCommand({
 
 Answers a pending question as an operator. ANSWERS maps each question id to its values (option labels,
 or free text), as JSON: '{"deploy_target":["Staging"]}' or '{"answers":{"deploy_target":["Staging"]}}'.
+A value close to a label ("Prodution") is refused with "did you mean"; mark your own words with
+"other: " to send them as they are: '{"deploy_target":["other: Prodution"]}'.
 
 Options:
   --json ANSWERS      the answers (required)

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { checkAnswers, nearLabel } from "../src/answers.ts";
+import type { Prompt, PromptQuestion } from "../src/schema.ts";
+
+function question(id: string, labels: string[], multiSelect = false): PromptQuestion {
+  return { id, header: id, question: `${id}?`, options: labels.map((label) => ({ label })), multiSelect };
+}
+const prompt: Prompt = {
+  questions: [
+    question("deploy_target", ["Staging (Recommended)", "Production"]),
+    question("regions", ["EU", "US", "Asia-Pacific"], true),
+  ],
+  timeoutSeconds: 900,
+};
+
+describe("operator answers", () => {
+  it.each([
+    ["Prodution", "Production"],
+    ["production.", "Production"],
+    ["Pro duction", "Production"],
+    ["stagign", "Staging (Recommended)"],
+    ["PRODUCTOIN", "Production"],
+  ])("refuses %j as a near miss of %j, with the free-text marker to use instead", (typed, label) => {
+    const result = checkAnswers(prompt, { deploy_target: [typed], regions: ["EU"] });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "answers.deploy_target[0]",
+          message: `"${typed}" is not an option of deploy_target: did you mean "${label}"? To give it as your own answer, send "other: ${typed}".`,
+        },
+      ],
+    });
+  });
+
+  it("takes a value marked other: as free text, exactly as given after the marker", () => {
+    expect(checkAnswers(prompt, { deploy_target: ["other: Prodution"], regions: ["other:  UK "] })).toEqual({
+      ok: true,
+      answers: { deploy_target: ["Prodution"], regions: ["UK"] },
+    });
+  });
+
+  it("keeps labels matched exactly (case, spacing, Recommended) and real free text", () => {
+    expect(
+      checkAnswers(prompt, { deploy_target: ["staging"], regions: ["asia-pacific", "us", "Mars colony"] }),
+    ).toEqual({
+      ok: true,
+      answers: { deploy_target: ["Staging (Recommended)"], regions: ["US", "Asia-Pacific", "Mars colony"] },
+    });
+  });
+
+  it("does not guess at short labels: UK is an answer of its own, not EU", () => {
+    expect(nearLabel(question("r", ["EU", "US"]), "UK")).toBeUndefined();
+    expect(nearLabel(question("r", ["EU", "US"]), "e.u.")).toBe("EU");
+  });
+
+  it("lists every problem at once", () => {
+    const result = checkAnswers(prompt, {
+      deploy_target: ["Prodution"],
+      regions: ["Asia Pacifc", "other:"],
+      x: [],
+    });
+    expect(result.ok === false && result.issues.map((i) => i.path)).toEqual([
+      "answers.x",
+      "answers.deploy_target[0]",
+      "answers.regions[0]",
+      "answers.regions[1]",
+    ]);
+  });
+});
