@@ -1,6 +1,13 @@
 /** The Discord channel: core's `Channel` port on a discord.js `Client` the host already has. */
-import { type AskUserBroker, type Channel, consoleLogger } from "@ask-user/core";
 import {
+  type AskUserBroker,
+  type Channel,
+  type Coordination,
+  consoleLogger,
+  createMemoryCoordination,
+} from "@ask-user/core";
+import {
+  type APIAllowedMentions,
   type Client,
   DiscordAPIError,
   Events,
@@ -9,12 +16,12 @@ import {
   type Message,
   Partials,
   RESTJSONErrorCodes,
-  type SendableChannels,
 } from "discord.js";
-import { dmConversation, parseTarget } from "./conversation.ts";
+import { dmConversation } from "./conversation.ts";
 import { type DiscordLogger, type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { DEFER_AFTER_MS } from "./limits.ts";
 import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
+import { createOutbound, promptNonce } from "./outbound.ts";
 import { missingIntentHint, renderButtonPrompt, renderTextPrompt } from "./render.ts";
 
 /** Options of {@link createDiscordChannel}. */
@@ -40,6 +47,17 @@ export interface DiscordChannelOptions {
    * only those; the host's own `messageCreate` listeners see every message anyway.
    */
   onUnhandledMessage?: (message: Message) => void;
+  /**
+   * Shared by every instance of the bot (the store's coordination, SPEC §9): each interaction and each
+   * message is handled by exactly one of them, whichever connections receive it. Default: this process
+   * only.
+   */
+  coordination?: Coordination;
+  /**
+   * The bot's user id, for a client that never logs in itself (`runDiscord`'s REST-only client, whose
+   * events come from a connection it re-emits). Default `client.user.id`.
+   */
+  botId?: string;
 }
 
 /** A mounted Discord channel. */
@@ -50,32 +68,20 @@ export interface DiscordChannel {
   readonly messageContent: boolean;
   /** Removes the channel's listeners from the client (the client itself keeps running). */
   detach(): void;
+  /**
+   * Tells the channel that its connection has no Message Content intent (Discord refused it): prompts in
+   * guild channels then ask people to mention the bot. Logged once.
+   */
+  noMessageContent(): void;
 }
 
-const NO_MENTIONS = { parse: [] } as const;
+const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 
 function isGone(error: unknown): boolean {
   return (
     error instanceof DiscordAPIError &&
     (error.code === RESTJSONErrorCodes.UnknownMessage || error.code === RESTJSONErrorCodes.UnknownChannel)
   );
-}
-
-/** The channel a conversation id stands for: a guild channel or thread, or the DM with `user:<id>`. */
-async function channelFor(client: Client, conversation: string): Promise<SendableChannels> {
-  const target = parseTarget(conversation);
-  if (!target) {
-    throw new TypeError(
-      `"${conversation}" is not a Discord conversation: use a channel id or user:<user id> for a DM.`,
-    );
-  }
-  if (target.kind === "user") return client.users.createDM(target.id);
-  const channel = await client.channels.fetch(target.id);
-  if (!channel?.isSendable()) throw new TypeError(`Discord channel ${target.id} is not a text channel.`);
-  if (channel.isDMBased()) {
-    throw new TypeError(`Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`);
-  }
-  return channel;
 }
 
 /**
@@ -116,8 +122,11 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     logger.warn({ channel: name }, "Discord: without Partials.Channel, DMs after a restart can be missed.");
   }
 
+  const outbound = createOutbound(client);
+  const botId = () => client.user?.id ?? options.botId ?? "";
   const ctx: InboundContext = {
-    client,
+    coordination: options.coordination ?? createMemoryCoordination(),
+    botId,
     broker: options.broker,
     name,
     logger,
@@ -135,15 +144,20 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     async deliver({ record, locale, text, buttons }) {
       const conversation = record.target?.conversation;
       if (conversation === undefined) throw new TypeError("The question has no target conversation.");
-      const target = await channelFor(client, conversation);
-      const hint =
-        !target.isDMBased() && !messageContent ? missingIntentHint(locale, client.user?.id ?? "") : undefined;
+      const target = await outbound.target(conversation);
+      const hint = !target.dm && !messageContent ? missingIntentHint(locale, botId()) : undefined;
       const context = hint === undefined ? { locale } : { locale, hint };
       const payload = buttons
         ? renderButtonPrompt(record, context)
         : { content: renderTextPrompt(record, text, context), components: [] };
-      const message = await target.send({ ...payload, allowedMentions: NO_MENTIONS });
-      return { messageId: message.id };
+      // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
+      const messageId = await outbound.send(target.channelId, {
+        ...payload,
+        allowed_mentions: NO_MENTIONS,
+        nonce: promptNonce(record.id),
+        enforce_nonce: true,
+      });
+      return { messageId };
     },
     async finalize({ record, delivery, summary }) {
       // A tap that resolved the question updates its message in place (type 7): no second edit.
@@ -151,11 +165,11 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
       if (taps && (await Promise.all([...taps])).some(Boolean)) return;
       if (ctx.updated.has(delivery.messageId)) return;
       try {
-        const target = await channelFor(client, delivery.conversation);
-        await target.messages.edit(delivery.messageId, {
+        const target = await outbound.target(delivery.conversation);
+        await outbound.edit(target.channelId, delivery.messageId, {
           content: renderSummaryNotice(summary, record.resolvedBy, name),
           components: [],
-          allowedMentions: NO_MENTIONS,
+          allowed_mentions: NO_MENTIONS,
         });
       } catch (error) {
         if (!isGone(error)) throw error;
@@ -163,24 +177,26 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     },
     async notify({ conversation, text, userId, private: only, replyTo }) {
       const content = renderNotice(text);
-      const target = await channelFor(client, conversation);
-      if (only && userId !== undefined && !target.isDMBased()) {
+      const target = await outbound.target(conversation);
+      if (only && userId !== undefined && !target.dm) {
         // No ephemeral messages outside interactions: tell the person in their DM instead.
         try {
-          const dm = await client.users.createDM(userId);
-          const sent = await dm.send({ content, allowedMentions: NO_MENTIONS });
+          const dm = await outbound.dm(userId);
+          const messageId = await outbound.send(dm.channelId, { content, allowed_mentions: NO_MENTIONS });
           // A reply to it comes from the DM, so that is where it is remembered.
-          return { messageId: sent.id, conversation: dmConversation(userId) };
+          return { messageId, conversation: dmConversation(userId) };
         } catch (error) {
           logger.warn({ channel: name, userId, err: String(error) }, "Discord: private notice by DM failed");
         }
       }
-      const message = await target.send({
+      const messageId = await outbound.send(target.channelId, {
         content,
-        allowedMentions: { parse: [], repliedUser: false },
-        ...(replyTo === undefined ? {} : { reply: { messageReference: replyTo, failIfNotExists: false } }),
+        allowed_mentions: { parse: [], replied_user: false },
+        ...(replyTo === undefined
+          ? {}
+          : { message_reference: { message_id: replyTo, fail_if_not_exists: false } }),
       });
-      return { messageId: message.id };
+      return { messageId };
     },
     async displayName(userId) {
       // `<@id>`: every client shows the name; every message is sent with mentions suppressed.
@@ -206,5 +222,6 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
       client.off(Events.InteractionCreate, interactionListener);
       client.off(Events.MessageCreate, messageListener);
     },
+    noMessageContent: warnMissingIntent,
   };
 }

@@ -3,9 +3,8 @@
  * submissions go to `broker.handleAction` and are answered within Discord's 3 s; text messages go to
  * `broker.handleReply`, which answers through the channel's `notify`.
  */
-import { type AskUserBroker, type DecodedAction, decodeAction } from "@ask-user/core";
+import { type AskUserBroker, type Coordination, type DecodedAction, decodeAction } from "@ask-user/core";
 import {
-  type Client,
   DiscordAPIError,
   type Interaction,
   type Message,
@@ -14,6 +13,7 @@ import {
   RESTJSONErrorCodes,
 } from "discord.js";
 import { dmConversation } from "./conversation.ts";
+import { DEDUPE_TTL_MS } from "./limits.ts";
 import { nameOf } from "./notice.ts";
 import { ANSWER_INPUT_ID } from "./render.ts";
 import { replyText } from "./reply-text.ts";
@@ -28,7 +28,10 @@ export interface DiscordLogger {
 
 /** What the inbound handlers share with the channel. */
 export interface InboundContext {
-  client: Client;
+  /** Decides which instance handles an interaction or message (each exactly once). */
+  coordination: Coordination;
+  /** The bot's own user id (its mentions are not part of a reply). */
+  botId(): string;
   broker: () => AskUserBroker;
   name: string;
   logger: DiscordLogger;
@@ -174,26 +177,48 @@ async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): 
 }
 
 /**
- * The `interactionCreate` listener: our buttons and modals (core's payload codec) are handled; others
- * are left to the host (or, standalone, acknowledged when nobody answered them).
+ * True when this instance takes the event: the first to see its key in the shared store. When the store
+ * cannot say, the event is taken (an answer is not dropped for a failed dedupe write).
  */
-export function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
-  if (!interaction.isButton() && !interaction.isModalSubmit()) return Promise.resolve();
-  const decoded = decodeAction(interaction.customId);
-  if (decoded) return onAction(ctx, interaction, decoded);
-  return ctx.acknowledgeUnhandled ? acknowledgeLater(ctx, interaction) : Promise.resolve();
+async function take(ctx: InboundContext, key: string): Promise<boolean> {
+  try {
+    return await ctx.coordination.firstSeen(key, DEDUPE_TTL_MS);
+  } catch (error) {
+    ctx.logger.warn({ channel: ctx.name, key, err: describe(error) }, "Discord: dedupe check failed");
+    return true;
+  }
 }
 
-/** The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored. */
+/**
+ * The `interactionCreate` listener: our buttons and modals (core's payload codec) are handled; others
+ * are left to the host (or, standalone, acknowledged when nobody answered them). Among instances that
+ * all received it, only the one that takes it answers (a second answer would get 40060).
+ */
+export async function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
+  if (!interaction.isButton() && !interaction.isModalSubmit()) return;
+  const decoded = decodeAction(interaction.customId);
+  if (!decoded && !ctx.acknowledgeUnhandled) return;
+  if (!(await take(ctx, `discord:interaction:${interaction.id}`))) return;
+  if (decoded) await onAction(ctx, interaction, decoded);
+  else await acknowledgeLater(ctx, interaction);
+}
+
+/**
+ * The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored.
+ * A message another instance took is neither read nor passed on here.
+ */
 export async function onMessage(ctx: InboundContext, message: Message): Promise<void> {
   const consumed = await readReply(ctx, message);
   if (!consumed) ctx.onUnhandledMessage?.(message);
 }
 
-/** Hands a person's message to the broker; true when it answered (or was refused for) a question. */
+/**
+ * Hands a person's message to the broker; true when it answered (or was refused for) a question, or
+ * another instance took it.
+ */
 async function readReply(ctx: InboundContext, message: Message): Promise<boolean> {
   if (message.author.bot || message.system || message.webhookId !== null) return false;
-  const botId = ctx.client.user?.id ?? "";
+  const botId = message.client.user?.id ?? ctx.botId();
   const dm = message.guildId === null;
   if (
     !dm &&
@@ -208,6 +233,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<boolean
   }
   const text = replyText(message.content, botId);
   if (text === "") return false;
+  if (!(await take(ctx, `discord:message:${message.id}`))) return true;
   const reference = message.reference;
   const replyTo =
     reference?.messageId !== undefined &&

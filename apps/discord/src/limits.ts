@@ -30,3 +30,22 @@ export const DEFER_AFTER_MS = 1500;
 
 /** How long `runDiscord` waits for the gateway's READY and the guilds before giving up. */
 export const LOGIN_TIMEOUT_MS = 30_000;
+
+/** A message `nonce` (string form); with `enforce_nonce`, Discord returns the earlier message for a repeat. */
+export const NONCE_MAX_CHARS = 25;
+
+/**
+ * How long an interaction or message id is remembered as handled in the shared store (SPEC §9): every
+ * gateway connection on the token receives every dispatch, and exactly one instance handles each.
+ */
+export const DEDUPE_TTL_MS = 60 * 60 * 1000;
+
+/** How long `stop()` (and a lost lease) waits for discord.js to close its connection. */
+export const DISCONNECT_TIMEOUT_MS = 2000;
+
+/** Retrying the gateway connection while this instance holds the lease: first delay, doubling, cap. */
+export const RECONNECT_FIRST_MS = 2000;
+export const RECONNECT_MAX_MS = 60_000;
+
+/** The gateway lease: a dead holder is replaced within about this plus a third of it. */
+export const LEASE_TTL_MS = 6000;

@@ -7,7 +7,7 @@
  * markup) except the one place core put a person's name — the refusal's "for <@id>" / "answered by
  * <@id>" and the summary's "— <@id>" — which stays a mention and is never shortened.
  */
-import { type Actor, type Locale, messagesFor } from "@ask-user/core";
+import { type Actor, actorName, type Locale, messagesFor } from "@ask-user/core";
 import { SNOWFLAKE } from "./conversation.ts";
 import { MESSAGE_CONTENT_MAX_CHARS } from "./limits.ts";
 import { chars, escapeMarkdown, shorten } from "./render.ts";
@@ -77,13 +77,14 @@ export function renderNotice(text: string): string {
  * mention. `channel` is this channel's name (only its users are named by mention).
  */
 export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
-  const name = resolvedBy ? (resolvedBy.displayName ?? resolvedBy.userId) : "";
-  if (name !== "") {
+  if (resolvedBy) {
     for (const locale of LOCALES) {
+      // Core's name for the actor: a chat user's name, or `alice via HTTP API` on an operator surface.
+      const name = actorName(resolvedBy, locale);
       const [before, after] = around(messagesFor(locale).summaryBy);
       const tail = `${before}${name}${after}`;
-      if (!summary.endsWith(tail)) continue;
-      const shown = resolvedBy?.channel === channel ? nameContent(name) : escapeMarkdown(name);
+      if (name === "" || !summary.endsWith(tail)) continue;
+      const shown = resolvedBy.channel === channel ? nameContent(name) : escapeMarkdown(name);
       return withTail(
         summary.slice(0, summary.length - tail.length),
         `${escapeMarkdown(before)}${shown}${escapeMarkdown(after)}`,

@@ -77,7 +77,7 @@ describe("after resolution elsewhere", () => {
       { channel: "web", userId: "op", displayName: "Ops" },
     );
 
-    await expectSummary(world, channelId, prompt.id, "✅ Deploy: Production — Ops");
+    await expectSummary(world, channelId, prompt.id, "✅ Deploy: Production — Ops via the web panel");
   });
 });
 

@@ -56,9 +56,20 @@ describe("renderSummaryNotice", () => {
 
   it("does not turn another surface's name into a mention", () => {
     const web = { channel: "web", userId: "op", displayName: `<@${ALICE}>` };
-    expect(renderSummaryNotice(`✅ Deploy: x — <@${ALICE}>`, web, "discord")).toBe(
-      `✅ Deploy: x — \\<@${ALICE}\\>`,
+    expect(renderSummaryNotice(`✅ Deploy: x — <@${ALICE}> via the web panel`, web, "discord")).toBe(
+      `✅ Deploy: x — \\<@${ALICE}\\> via the web panel`,
     );
+  });
+
+  it("keeps an operator's attribution (name and surface) whole when a long answer is shortened", () => {
+    const api = { channel: "http", userId: "op", displayName: "ops*team" };
+    const content = renderSummaryNotice(
+      `✅ Deploy: ${"x".repeat(3000)} — ops*team via HTTP API`,
+      api,
+      "discord",
+    );
+    expect(chars(content)).toBe(2000);
+    expect(content.endsWith("… — ops\\*team via HTTP API")).toBe(true);
   });
 
   it("shortens a long answer to fit 2000 characters, never the attribution", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAskUser, createMemoryStore } from "@ask-user/core";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
-import { Events } from "discord.js";
+import { Events, Routes } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { main, readDiscordEnv, runDiscord } from "../src/index.ts";
 import { DEPLOY } from "./harness.ts";
@@ -100,30 +100,32 @@ describe("runDiscord", () => {
         components: [{ type: 1, components: [{ type: 4, custom_id: "text", style: 1, label: "Text" }] }],
       });
     });
-    const channel = running.client.channels.cache.get(discord.guild.channelId);
-    if (!channel?.isSendable()) throw new Error("no channel");
-    const menu = await channel.send({
-      content: "An old menu",
-      components: [
-        {
-          type: 1,
-          components: [
-            { type: 2, style: 2, label: "Old", custom_id: "gone:1" },
-            { type: 2, style: 2, label: "Form", custom_id: "host:form" },
-          ],
-        },
-      ],
-    });
+    // The runner's client sends over REST (it re-emits the gateway connection's events).
+    const channelId = discord.guild.channelId;
+    const menu = (await running.client.rest.post(Routes.channelMessages(channelId), {
+      body: {
+        content: "An old menu",
+        components: [
+          {
+            type: 1,
+            components: [
+              { type: 2, style: 2, label: "Old", custom_id: "gone:1" },
+              { type: 2, style: 2, label: "Form", custom_id: "host:form" },
+            ],
+          },
+        ],
+      },
+    })) as { id: string };
     const ada = discord.user({ id: "200000000000000001", username: "ada" });
 
-    const old = ada.click(channel.id, menu.id, "Old");
-    const form = ada.click(channel.id, menu.id, "Form");
+    const old = ada.click(channelId, menu.id, "Old");
+    const form = ada.click(channelId, menu.id, "Form");
 
     expect(await discord.waitForResponse(old)).toMatchObject({ type: 6 });
     expect((await discord.waitForResponse(form)).type).toBe(9);
     const submitted = ada.submitModal(form, "Nice");
     expect((await discord.waitForResponse(submitted)).type).toBe(6);
-    expect(discord.message(channel.id, menu.id)?.content).toBe("An old menu");
+    expect(discord.message(channelId, menu.id)?.content).toBe("An old menu");
     expect(discord.calls.filter((c) => c.error?.code === 40060)).toEqual([]);
   });
 

@@ -1,0 +1,248 @@
+/**
+ * `runDiscord`'s gateway (WebSocket) connection. Discord sends every dispatch to every connection on a
+ * token, so with several instances only the holder of a lease connects (see run.ts). Each connection
+ * gets a fresh discord.js client — a destroyed client cannot log in again — whose events are re-emitted
+ * on the stable client the channel (and the host) listen on. Closing is bounded: REST calls of the
+ * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
+ * is unreachable and discord.js is still trying to reconnect.
+ */
+import {
+  Client,
+  type ClientOptions,
+  DefaultRestOptions,
+  Events,
+  GatewayIntentBits,
+  Partials,
+} from "discord.js";
+import type { DiscordLogger } from "./inbound.ts";
+import { DISCONNECT_TIMEOUT_MS, LOGIN_TIMEOUT_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from "./limits.ts";
+
+/** The intents `runDiscord` asks for (Message Content is added while Discord allows it). */
+export const BASE_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.DirectMessages,
+];
+
+/** Options of {@link createGatewayConnection}. */
+export interface GatewayConnectionOptions {
+  /** The stable client: every event of the current connection is re-emitted on it. */
+  hub: Client;
+  token: string;
+  /** REST base (tests, proxies). */
+  apiUrl: string | undefined;
+  logger: DiscordLogger;
+  /** Called once when Discord refuses the Message Content intent; later connections go without it. */
+  onNoMessageContent(): void;
+}
+
+/** One gateway connection at a time, opened and closed as the lease comes and goes. */
+export interface GatewayConnection {
+  /** Connects once: resolves at READY, rejects (having cleaned up) when that fails. */
+  connect(): Promise<void>;
+  /** Connects in the background, retrying with backoff until connected or closed (a takeover). */
+  keepConnecting(): void;
+  /** Closes the connection or the attempt; resolves within about {@link DISCONNECT_TIMEOUT_MS}. */
+  close(): Promise<void>;
+  /** The logged-in client while connected. */
+  readonly client: Client | undefined;
+}
+
+interface Live {
+  client: Client;
+  abort: AbortController;
+  stopForwarding(): void;
+  login: Promise<unknown>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * discord.js client options on `apiUrl` whose REST calls end when `signal` aborts (retries included),
+ * so that closing never waits for a request hanging on an unreachable Discord.
+ */
+export function clientOptions(
+  apiUrl: string | undefined,
+  signal: AbortSignal,
+  messageContent: boolean,
+): ClientOptions {
+  return {
+    intents: messageContent ? [...BASE_INTENTS, GatewayIntentBits.MessageContent] : BASE_INTENTS,
+    partials: [Partials.Channel],
+    rest: {
+      ...(apiUrl === undefined ? {} : { api: apiUrl }),
+      makeRequest: (url, init) =>
+        DefaultRestOptions.makeRequest(url, {
+          ...init,
+          signal: init.signal ? AbortSignal.any([init.signal, signal]) : signal,
+        }),
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Re-emits everything `from` emits on `to`; returns the undo. */
+function forward(from: Client, to: Client): () => void {
+  const emit = from.emit;
+  from.emit = function (this: Client, event: string | symbol, ...args: unknown[]): boolean {
+    const handled = Reflect.apply(emit, this, [event, ...args]) as boolean;
+    if (event !== Events.Error || to.listenerCount(Events.Error) > 0)
+      to.emit(event as never, ...(args as []));
+    return handled;
+  } as Client["emit"];
+  return () => {
+    from.emit = emit;
+  };
+}
+
+async function loginWithin(client: Client, token: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`)),
+      LOGIN_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([client.login(token).then(() => ready), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Destroys a client for good, even one whose login finished after an earlier destroy. */
+async function destroyAgain(client: Client): Promise<void> {
+  // discord.js ignores a second destroy(); a login that raced the first one left a live socket.
+  (client.ws as unknown as { destroyed: boolean }).destroyed = false;
+  await client.destroy();
+}
+
+/**
+ * Creates the connection manager; nothing connects until {@link GatewayConnection.connect} or
+ * {@link GatewayConnection.keepConnecting}.
+ */
+export function createGatewayConnection(options: GatewayConnectionOptions): GatewayConnection {
+  const { hub, token, logger } = options;
+  let messageContent = true;
+  let live: Live | undefined;
+  let wanted = false;
+  let retrying: Promise<void> | undefined;
+  let opening: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  const teardown = async (conn: Live): Promise<void> => {
+    if (live === conn) live = undefined;
+    conn.stopForwarding();
+    conn.abort.abort();
+    const settled = conn.login.then(
+      () => true,
+      () => false,
+    );
+    const loggedIn = await Promise.race([settled, sleep(DISCONNECT_TIMEOUT_MS / 2).then(() => undefined)]);
+    await Promise.race([conn.client.destroy(), sleep(DISCONNECT_TIMEOUT_MS / 2)]);
+    if (loggedIn === undefined) {
+      // Still logging in: if that ever succeeds, close what it opened.
+      void settled.then((ok) => (ok ? destroyAgain(conn.client).catch(() => undefined) : undefined));
+    }
+  };
+
+  const attempt = async (intents: boolean): Promise<void> => {
+    const abort = new AbortController();
+    const gatewayClient = new Client(clientOptions(options.apiUrl, abort.signal, intents));
+    gatewayClient.on(Events.Error, (error) =>
+      logger.warn({ channel: "discord", err: describe(error) }, "Discord: gateway client error"),
+    );
+    const conn: Live = {
+      client: gatewayClient,
+      abort,
+      stopForwarding: forward(gatewayClient, hub),
+      login: Promise.resolve(),
+    };
+    conn.login = loginWithin(gatewayClient, token);
+    live = conn;
+    try {
+      await conn.login;
+    } catch (error) {
+      await teardown(conn);
+      throw error;
+    }
+    if (live !== conn || !wanted) {
+      await teardown(conn);
+      throw new Error("Discord: the connection was closed while it opened");
+    }
+  };
+
+  const open = async (): Promise<void> => {
+    try {
+      await attempt(messageContent);
+    } catch (error) {
+      if (!(error instanceof Error && /disallowed intents/i.test(error.message)) || !wanted) throw error;
+      messageContent = false;
+      logger.info?.(
+        { channel: "discord" },
+        "Discord refused the Message Content intent (not enabled for this app): connecting without it.",
+      );
+      options.onNoMessageContent();
+      await attempt(false);
+    }
+  };
+
+  /** Joins the attempt in flight, if any; resolves at once when connected. */
+  const connect = (): Promise<void> => {
+    wanted = true;
+    if (live && !opening) return Promise.resolve();
+    opening ??= open().finally(() => {
+      opening = undefined;
+    });
+    return opening;
+  };
+
+  const retryLoop = async (): Promise<void> => {
+    let delay = RECONNECT_FIRST_MS;
+    while (wanted && !live) {
+      try {
+        await connect();
+        return;
+      } catch (error) {
+        if (!wanted) return;
+        logger.warn(
+          { channel: "discord", err: describe(error), retryInMs: delay },
+          "Discord: could not connect to the gateway, retrying",
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    }
+  };
+
+  return {
+    connect,
+    keepConnecting() {
+      wanted = true;
+      if (live || retrying) return;
+      retrying = retryLoop().finally(() => {
+        retrying = undefined;
+      });
+    },
+    async close() {
+      wanted = false;
+      wake?.();
+      const conn = live;
+      if (conn) await teardown(conn);
+    },
+    get client() {
+      return live?.client;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Sending and editing over Discord's REST API alone (`client.rest`), with no gateway connection: what
+ * the channel does on every instance, whether or not it holds the gateway connection. Channel kinds and
+ * DM channel ids are cached (bounded), so a conversation costs one lookup.
+ */
+import { createHash } from "node:crypto";
+import {
+  type APIChannel,
+  type APIMessage,
+  ChannelType,
+  type Client,
+  type RESTPatchAPIChannelMessageJSONBody,
+  type RESTPostAPIChannelMessageJSONBody,
+  Routes,
+} from "discord.js";
+import { parseTarget } from "./conversation.ts";
+import { NONCE_MAX_CHARS } from "./limits.ts";
+
+/** Where a conversation's messages go. */
+export interface OutboundTarget {
+  channelId: string;
+  /** A DM (no ephemeral or DM notices needed: it is private already). */
+  dm: boolean;
+}
+
+/** REST-only sending for one client. */
+export interface Outbound {
+  /** The channel of a conversation: a guild channel or thread, or the DM with `user:<id>`. */
+  target(conversation: string): Promise<OutboundTarget>;
+  /** The DM channel with a user. */
+  dm(userId: string): Promise<OutboundTarget>;
+  /** Posts a message; resolves with its id. */
+  send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string>;
+  edit(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody): Promise<void>;
+}
+
+const SENDABLE = new Set<number>([
+  ChannelType.GuildText,
+  ChannelType.GuildVoice,
+  ChannelType.GuildAnnouncement,
+  ChannelType.AnnouncementThread,
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+  ChannelType.GuildStageVoice,
+]);
+const DM_TYPES = new Set<number>([ChannelType.DM, ChannelType.GroupDM]);
+const CACHE_MAX = 1000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  cache.set(key, value);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= CACHE_MAX) break;
+    cache.delete(oldest);
+  }
+  return value;
+}
+
+/**
+ * The `nonce` a prompt is sent with (with `enforce_nonce`): a second send of the same question within
+ * Discord's window — a repair after a crash that cut the first one off — returns the first message
+ * instead of posting a duplicate.
+ *
+ * @example promptNonce("q_123") // 25 characters, the same for every instance
+ */
+export function promptNonce(questionId: string): string {
+  return createHash("sha256").update(`ask-user:${questionId}`).digest("base64url").slice(0, NONCE_MAX_CHARS);
+}
+
+/** REST-only sending on `client` (its token must be set: logged in, or `client.rest.setToken`). */
+export function createOutbound(client: Client): Outbound {
+  const kinds = new Map<string, number>();
+  const dms = new Map<string, string>();
+
+  const kindOf = async (channelId: string): Promise<number> => {
+    const known = kinds.get(channelId) ?? client.channels.cache.get(channelId)?.type;
+    if (known !== undefined) return known;
+    const channel = (await client.rest.get(Routes.channel(channelId))) as APIChannel;
+    return remember(kinds, channelId, channel.type);
+  };
+
+  const dm = async (userId: string): Promise<OutboundTarget> => {
+    const known = dms.get(userId) ?? client.users.cache.get(userId)?.dmChannel?.id;
+    if (known !== undefined) return { channelId: known, dm: true };
+    const channel = (await client.rest.post(Routes.userChannels(), {
+      body: { recipient_id: userId },
+    })) as APIChannel;
+    return { channelId: remember(dms, userId, channel.id), dm: true };
+  };
+
+  return {
+    dm,
+    async target(conversation) {
+      const target = parseTarget(conversation);
+      if (!target) {
+        throw new TypeError(
+          `"${conversation}" is not a Discord conversation: use a channel id or user:<user id> for a DM.`,
+        );
+      }
+      if (target.kind === "user") return dm(target.id);
+      const kind = await kindOf(target.id);
+      if (DM_TYPES.has(kind)) {
+        throw new TypeError(
+          `Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`,
+        );
+      }
+      if (!SENDABLE.has(kind)) throw new TypeError(`Discord channel ${target.id} is not a text channel.`);
+      return { channelId: target.id, dm: false };
+    },
+    async send(channelId, body) {
+      const message = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+      return message.id;
+    },
+    async edit(channelId, messageId, body) {
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
+    },
+  };
+}
