@@ -67,14 +67,8 @@ export interface Received {
   body: string;
 }
 
-/**
- * A stand-in for Bolt's HTTP endpoint: records each request and answers with `answer(body)` (JSON),
- * or 200 with no body.
- */
-export async function appEndpoint(
-  slack: FakeSlack,
-  answer: (body: string) => unknown = () => undefined,
-): Promise<Received[]> {
+/** A stand-in endpoint that answers with `answer(body)` (JSON), or 200 with no body; closed after the test. */
+async function standIn(answer: (body: string) => unknown): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -95,8 +89,27 @@ export async function appEndpoint(
         server.closeAllConnections();
       }),
   );
-  slack.setRequestUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, received };
+}
+
+/**
+ * A stand-in for Bolt's HTTP endpoint: records each request and answers with `answer(body)` (JSON),
+ * or 200 with no body.
+ */
+export async function appEndpoint(
+  slack: FakeSlack,
+  answer: (body: string) => unknown = () => undefined,
+): Promise<Received[]> {
+  const { url, received } = await standIn(answer);
+  slack.setRequestUrl(url);
   return received;
+}
+
+/** `count` stand-in endpoints behind the fake's load balancer (several instances in HTTP mode). */
+export async function appEndpoints(slack: FakeSlack, count: number): Promise<Received[][]> {
+  const endpoints = await Promise.all(Array.from({ length: count }, () => standIn(() => undefined)));
+  slack.setRequestUrl(endpoints.map((e) => e.url));
+  return endpoints.map((e) => e.received);
 }
 
 /** How the scripted stand-in answers one request. */

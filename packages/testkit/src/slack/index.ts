@@ -11,6 +11,7 @@
  * ```
  */
 export { checkBlocks, checkView, type Surface } from "./blocks.ts";
+export type { HeldCalls } from "./hold.ts";
 export * as slackLimits from "./limits.ts";
 export { createFakeSlack, type FakeSlack, type FakeSlackOptions } from "./server.ts";
 export { signedHeaders, signSlackRequest } from "./signer.ts";

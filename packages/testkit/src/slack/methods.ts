@@ -139,10 +139,18 @@ function failureAnswer(failure: Failure): ApiAnswer {
   return json({ ok: false, error: failure.error });
 }
 
+/** Records a call in `state.calls` as it arrives. */
+export function recordCall(state: State, method: string, params: Params): ApiCall {
+  const call: ApiCall = { method, params, at: state.now() };
+  state.calls.push(call);
+  notify(state);
+  return call;
+}
+
 /**
  * Runs one call: checks the token (bot token for Web API methods, app token for
- * `apps.connections.open`), records it in `state.calls`, applies a pending failure, and turns the
- * handler's result or {@link ApiError} into Slack's JSON answer.
+ * `apps.connections.open`), records it in `state.calls` (unless `call` was recorded on arrival),
+ * applies a pending failure, and turns the handler's result or {@link ApiError} into Slack's JSON answer.
  */
 export function invoke(
   state: State,
@@ -150,9 +158,8 @@ export function invoke(
   params: Params,
   token: string | undefined,
   openSocket: () => string,
+  call: ApiCall = recordCall(state, method, params),
 ): ApiAnswer {
-  const call: ApiCall = { method, params, at: state.now() };
-  state.calls.push(call);
   const finish = (answer: ApiAnswer): ApiAnswer => {
     if (typeof answer.body === "object" && answer.body.ok === false) {
       call.error = String(answer.body.error);

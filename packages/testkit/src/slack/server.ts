@@ -1,9 +1,10 @@
 /** The HTTP side: a node:http server on 127.0.0.1 with the Web API, `response_url`s and Socket Mode. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createHolds, type HeldCalls } from "./hold.ts";
 import { DEFAULT_WAIT_MS } from "./limits.ts";
 import { postToResponseUrl } from "./messages.ts";
-import { type ApiAnswer, invoke } from "./methods.ts";
+import { type ApiAnswer, invoke, recordCall } from "./methods.ts";
 import { ApiError, type Params, parseBody } from "./params.ts";
 import { createSocketServer } from "./socket.ts";
 import { createState, dmId, findMessage, notify, waitUntil } from "./state.ts";
@@ -65,8 +66,12 @@ export interface FakeSlack {
   readonly responses: readonly ResponseUrlPost[];
   /** Every ephemeral message (live). */
   readonly ephemerals: readonly FakeEphemeral[];
-  /** Where HTTP-mode requests go, e.g. Bolt's `http://127.0.0.1:P/slack/events`. */
-  setRequestUrl(url: string | undefined): void;
+  /**
+   * Where HTTP-mode requests go, e.g. Bolt's `http://127.0.0.1:P/slack/events`. Several URLs are several
+   * instances behind a load balancer: each request goes to the next in turn, and a redelivered event to
+   * another one than the attempt before.
+   */
+  setRequestUrl(url: string | readonly string[] | undefined): void;
   /** A person in the workspace (known to `users.info`) who can write, click and submit. */
   user(init: SlackUserInit): FakeSlackUser;
   /** The messages of a conversation as they stand now (thread replies included), in posting order. */
@@ -84,6 +89,18 @@ export interface FakeSlack {
   display(text: string): string;
   /** Makes the next call of `method` fail (queued: call twice to fail twice). */
   failNext(method: string, failure: Failure): void;
+  /**
+   * Holds every call of `method` (`"chat.postMessage"`, `"chat.update"`, …) open from now on, before
+   * the fake acts on it, until the handle releases (carries out) or drops (cuts) them. Throws if
+   * `method` is already held.
+   */
+  hold(method: string): HeldCalls;
+  /**
+   * The app's next `count` answers to deliveries (HTTP responses, Socket Mode acks) are lost on the way
+   * back: the app did the work, Slack saw nothing, and redelivers an event (to another instance when
+   * there is one). The delivery is recorded with `lost: true`.
+   */
+  loseNextAck(count?: number): void;
   /** Hands any body to the app over the current transport (Socket Mode if connected, else HTTP). */
   deliver(body: Record<string, unknown>): Promise<Delivery>;
   /** POSTs a body over HTTP with a chosen signature, timestamp or content type. */
@@ -153,6 +170,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
   );
   const socket = createSocketServer(state);
   state.socket = socket;
+  const holds = createHolds(state);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -196,10 +214,14 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       });
     }
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-    send(
-      res,
-      invoke(state, method[1] ?? "", params, auth, () => socket.issueUrl()),
-    );
+    const name = method[1] ?? "";
+    const call = recordCall(state, name, params);
+    const run = () =>
+      send(
+        res,
+        invoke(state, name, params, auth, () => socket.issueUrl(), call),
+      );
+    if (!holds.park(call, res, run)) run();
   };
 
   const server = createServer((req, res) => {
@@ -233,7 +255,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     responses: state.responses,
     ephemerals: state.ephemerals,
     setRequestUrl(url) {
-      state.requestUrl = url;
+      state.requestUrls = url === undefined ? [] : typeof url === "string" ? [url] : [...url];
     },
     user(init) {
       state.users.set(init.id, { ...init });
@@ -250,6 +272,10 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
     failNext(method, failure) {
       state.failures.set(method, [...(state.failures.get(method) ?? []), failure]);
     },
+    hold: (method) => holds.hold(method),
+    loseNextAck(count = 1) {
+      state.lostAcks += count;
+    },
     deliver: (body) => deliver(state, body),
     deliverHttp: (body, httpOptions) => deliverHttp(state, body, httpOptions),
     socketConnections: () => socket.connections(),
@@ -262,6 +288,7 @@ export async function createFakeSlack(options: FakeSlackOptions = {}): Promise<F
       state.closed = true;
       for (const timer of state.timers) clearTimeout(timer);
       state.timers.clear();
+      holds.dropAll();
       notify(state);
       socket.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

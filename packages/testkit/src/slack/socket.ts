@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { DELIVERY_TIMEOUT_MS } from "./limits.ts";
 import { isObject } from "./params.ts";
-import { notify, type Retry, type SocketLink, type State } from "./state.ts";
+import { notify, type Retry, type Route, type SocketLink, type State } from "./state.ts";
 import type { Delivery } from "./types.ts";
 
 /** Path of the Socket Mode endpoint on the fake's server. */
@@ -35,12 +35,22 @@ interface PendingAck {
   resolve: (ack: { payload?: unknown } | undefined) => void;
 }
 
+/** One open connection: its number, whether it was told to leave, and the envelopes it owes an ack. */
+interface Connection {
+  ws: WebSocket;
+  id: number;
+  leaving: boolean;
+  pending: Set<string>;
+}
+
 /** Creates the Socket Mode server over `state`. */
 export function createSocketServer(state: State): SocketServer {
   const wss = new WebSocketServer({ noServer: true });
-  const open: WebSocket[] = [];
+  const open: Connection[] = [];
   const tickets = new Set<string>();
   const pending = new Map<string, PendingAck>();
+  let opened = 0;
+  let turn = 0;
 
   const onMessage = (data: unknown) => {
     let message: unknown;
@@ -56,13 +66,17 @@ export function createSocketServer(state: State): SocketServer {
   };
 
   wss.on("connection", (ws: WebSocket) => {
-    open.push(ws);
+    opened += 1;
+    const connection: Connection = { ws, id: opened, leaving: false, pending: new Set() };
+    open.push(connection);
     const ping = setInterval(() => ws.ping(), PING_INTERVAL_MS);
     ping.unref();
     ws.on("message", onMessage);
     ws.on("close", () => {
       clearInterval(ping);
-      open.splice(open.indexOf(ws), 1);
+      open.splice(open.indexOf(connection), 1);
+      // Envelopes in flight on it are lost: Slack redelivers events that were not acked.
+      for (const envelopeId of connection.pending) pending.get(envelopeId)?.resolve(undefined);
       notify(state);
     });
     ws.send(
@@ -76,10 +90,24 @@ export function createSocketServer(state: State): SocketServer {
     notify(state);
   });
 
-  const newest = () => [...open].reverse().find((ws) => ws.readyState === ws.OPEN);
+  /**
+   * The connection for the next envelope: Slack hands each envelope to one open connection, spreading
+   * them; the fake takes them in turn, skipping connections told to leave while others remain, and a
+   * redelivery avoids the connection of the attempt before when there is another.
+   */
+  const pick = (avoid?: number): Connection | undefined => {
+    const usable = open.filter((c) => c.ws.readyState === c.ws.OPEN);
+    const staying = usable.filter((c) => !c.leaving);
+    let candidates = staying.length > 0 ? staying : usable;
+    const elsewhere = candidates.filter((c) => c.id !== avoid);
+    if (elsewhere.length > 0) candidates = elsewhere;
+    if (candidates.length === 0) return undefined;
+    turn += 1;
+    return candidates[turn % candidates.length];
+  };
 
   return {
-    isOpen: () => newest() !== undefined,
+    isOpen: () => open.some((c) => c.ws.readyState === c.ws.OPEN),
     connections: () => open.length,
     issueUrl() {
       const ticket = randomUUID();
@@ -97,8 +125,9 @@ export function createSocketServer(state: State): SocketServer {
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
       return true;
     },
-    send(type, payload, retry?: Retry) {
-      const ws = newest();
+    send(type, payload, retry?: Retry, route?: Route) {
+      const connection = pick(retry?.previous?.connection);
+      if (route && connection) route.connection = connection.id;
       const envelopeId = randomUUID();
       const delivery: Delivery = {
         via: "socket",
@@ -109,16 +138,22 @@ export function createSocketServer(state: State): SocketServer {
         ms: 0,
         envelopeId,
       };
+      if (connection) delivery.connection = connection.id;
       if (retry) Object.assign(delivery, { retryNum: retry.num, retryReason: retry.reason });
       const started = performance.now();
       return new Promise<Delivery>((resolve) => {
         const finish = (ack: { payload?: unknown } | undefined, error?: string) => {
           clearTimeout(timer);
           pending.delete(envelopeId);
+          connection?.pending.delete(envelopeId);
           delivery.ms = Math.round(performance.now() - started);
           if (ack) {
             delivery.status = 200;
             delivery.body = ack.payload ?? null;
+            if (state.lostAcks > 0) {
+              state.lostAcks -= 1;
+              delivery.lost = true;
+            }
           } else {
             delivery.error = error ?? "no ack";
           }
@@ -127,12 +162,13 @@ export function createSocketServer(state: State): SocketServer {
           resolve(delivery);
         };
         const timer = setTimeout(() => finish(undefined, "no ack in time"), DELIVERY_TIMEOUT_MS);
-        if (!ws) {
+        if (!connection) {
           finish(undefined, "no Socket Mode connection");
           return;
         }
         pending.set(envelopeId, { resolve: (ack) => finish(ack, "connection closed") });
-        ws.send(
+        connection.pending.add(envelopeId);
+        connection.ws.send(
           JSON.stringify({
             envelope_id: envelopeId,
             type,
@@ -145,12 +181,15 @@ export function createSocketServer(state: State): SocketServer {
       });
     },
     disconnectAll(reason) {
-      for (const ws of open) ws.send(JSON.stringify({ type: "disconnect", reason }));
+      for (const connection of open) {
+        connection.leaving = true;
+        connection.ws.send(JSON.stringify({ type: "disconnect", reason }));
+      }
     },
     close() {
       for (const waiter of [...pending.values()]) waiter.resolve(undefined);
       pending.clear();
-      for (const ws of [...open]) ws.terminate();
+      for (const connection of [...open]) connection.ws.terminate();
       wss.close();
     },
   };

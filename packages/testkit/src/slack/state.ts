@@ -41,10 +41,18 @@ export interface ResponseUrl {
   uses: number;
 }
 
+/** Where a delivery went: the request URL (HTTP) or the connection number (Socket Mode). */
+export interface Route {
+  url?: string;
+  connection?: number;
+}
+
 /** Which redelivery of an event this is (Slack's `X-Slack-Retry-Num` / `retry_attempt`, from 1). */
 export interface Retry {
   num: number;
   reason: string;
+  /** Where the attempt before went: a redelivery goes elsewhere when there is another place. */
+  previous?: Route;
 }
 
 /** The Socket Mode side, as the transports see it (implemented in socket.ts). */
@@ -52,13 +60,16 @@ export interface SocketLink {
   /** True while an app holds an open Socket Mode connection. */
   isOpen(): boolean;
   /**
-   * Sends an envelope to the newest connection and resolves with the app's ack (or a timeout); a
-   * redelivery carries its `retry_attempt` and `retry_reason`.
+   * Sends an envelope to one of the open connections (in turn; a redelivery to another one than the
+   * attempt before, when there is another) and resolves with the app's ack (or a timeout); a
+   * redelivery carries its `retry_attempt` and `retry_reason`. The connection chosen is written to
+   * `route` at once.
    */
   send(
     type: "events_api" | "interactive",
     payload: Record<string, unknown>,
     retry?: Retry,
+    route?: Route,
   ): Promise<Delivery>;
 }
 
@@ -82,9 +93,16 @@ export interface State {
   /** DM conversation id by user id. */
   dms: Map<string, string>;
   failures: Map<string, Failure[]>;
-  /** Where HTTP-mode deliveries go (Bolt's `/slack/events`). */
-  requestUrl: string | undefined;
-  /** Socket Mode connections; preferred over `requestUrl` while one is open. */
+  /**
+   * Where HTTP-mode deliveries go (Bolt's `/slack/events`): several URLs are several instances behind a
+   * load balancer, which hands each request to the next one in turn.
+   */
+  requestUrls: string[];
+  /** The load balancer's turn. */
+  urlTurn: number;
+  /** How many of the app's next answers are lost on the way back (see `FakeSlack.loseNextAck`). */
+  lostAcks: number;
+  /** Socket Mode connections; preferred over `requestUrls` while one is open. */
   socket: SocketLink | undefined;
   /** Also deliver the app's own posts to it as `message` events, as Slack does. */
   echoBotMessages: boolean;
@@ -123,7 +141,9 @@ export function createState(app: InstalledApp, behaviour: Behaviour): State {
     users: new Map(),
     dms: new Map(),
     failures: new Map(),
-    requestUrl: undefined,
+    requestUrls: [],
+    urlTurn: 0,
+    lostAcks: 0,
     socket: undefined,
     echoBotMessages,
     eventRetryDelaysMs,

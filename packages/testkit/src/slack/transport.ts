@@ -4,7 +4,7 @@
  */
 import { ACK_DEADLINE_MS, DELIVERY_TIMEOUT_MS } from "./limits.ts";
 import { signedHeaders } from "./signer.ts";
-import { nextId, notify, type Retry, type State } from "./state.ts";
+import { nextId, notify, type Retry, type Route, type State } from "./state.ts";
 import type { Delivery } from "./types.ts";
 
 /** Options of a raw HTTP delivery, to test what Bolt refuses. */
@@ -56,14 +56,28 @@ function parseAnswer(text: string): unknown {
   }
 }
 
+/**
+ * The request URL for the next request: with several (instances behind a load balancer) each in turn,
+ * and a redelivery to another one than the attempt before.
+ */
+function nextUrl(state: State, avoid?: string): string | undefined {
+  const urls = state.requestUrls;
+  const elsewhere = urls.length > 1 ? urls.filter((url) => url !== avoid) : urls;
+  if (elsewhere.length === 0) return undefined;
+  state.urlTurn += 1;
+  return elsewhere[state.urlTurn % elsewhere.length];
+}
+
 /** POSTs a body to the request URL, signed; events as JSON, interactivity as `payload=<json>`. */
 export async function deliverHttp(
   state: State,
   body: Record<string, unknown>,
   options: HttpDeliveryOptions = {},
   retry?: Retry,
+  route?: Route,
 ): Promise<Delivery> {
-  const url = state.requestUrl;
+  const url = nextUrl(state, retry?.previous?.url);
+  if (route && url) route.url = url;
   if (!url)
     throw new Error("fake Slack: no request URL set (call setRequestUrl) and no Socket Mode connection");
   const type = typeOf(body);
@@ -83,7 +97,7 @@ export async function deliverHttp(
     headers["x-slack-retry-reason"] = retry.reason;
   }
   const started = performance.now();
-  const delivery: Delivery = { via: "http", type, request: body, status: 0, body: null, ms: 0 };
+  const delivery: Delivery = { via: "http", type, request: body, status: 0, body: null, ms: 0, url };
   if (retry) Object.assign(delivery, { retryNum: retry.num, retryReason: retry.reason });
   try {
     const response = await fetch(url, {
@@ -94,6 +108,10 @@ export async function deliverHttp(
     });
     delivery.status = response.status;
     delivery.body = parseAnswer(await response.text());
+    if (state.lostAcks > 0) {
+      state.lostAcks -= 1;
+      delivery.lost = true;
+    }
   } catch (error) {
     delivery.error = error instanceof Error ? error.message : String(error);
   }
@@ -103,34 +121,45 @@ export async function deliverHttp(
   return delivery;
 }
 
-/** Hands a body to the app once: Socket Mode when connected, else HTTP. */
-export function deliver(state: State, body: Record<string, unknown>, retry?: Retry): Promise<Delivery> {
+/**
+ * Hands a body to the app once: Socket Mode when connected, else HTTP. Where it went is written to
+ * `route` at once (a redelivery goes elsewhere when it can).
+ */
+export function deliver(
+  state: State,
+  body: Record<string, unknown>,
+  retry?: Retry,
+  route?: Route,
+): Promise<Delivery> {
   const socket = state.socket;
   if (socket?.isOpen()) {
-    return socket.send(typeOf(body) === "event_callback" ? "events_api" : "interactive", body, retry);
+    const type = typeOf(body) === "event_callback" ? "events_api" : "interactive";
+    return socket.send(type, body, retry, route);
   }
-  return deliverHttp(state, body, {}, retry);
+  return deliverHttp(state, body, {}, retry, route);
 }
 
 function reachable(state: State): boolean {
-  return !state.closed && (state.socket?.isOpen() === true || state.requestUrl !== undefined);
+  return !state.closed && (state.socket?.isOpen() === true || state.requestUrls.length > 0);
 }
 
 /** Slack's name for why a delivery failed (`X-Slack-Retry-Reason`; Socket Mode says `timeout`). */
 function failureReason(delivery: Delivery | undefined, socket: boolean): string {
   if (socket || delivery?.via === "socket") return "timeout";
-  if (!delivery || delivery.ms > ACK_DEADLINE_MS) return "http_timeout";
+  if (!delivery || delivery.ms > ACK_DEADLINE_MS || delivery.lost) return "http_timeout";
   return delivery.status === 0 ? "connection_failed" : "http_error";
 }
 
 /**
  * Delivers an Events API body as Slack does: when the app has not acknowledged it with a 200 within
- * 3 s (or failed), it is delivered again with the same `event_id`, `X-Slack-Retry-Num` (HTTP) or
+ * 3 s (or failed, or the answer was lost), it is delivered again — to another instance or connection
+ * when there is one — with the same `event_id`, `X-Slack-Retry-Num` (HTTP) or
  * `retry_attempt` (Socket Mode) counting up, after each of `state.eventRetryDelaysMs`. Resolves with
  * the first attempt; redeliveries are recorded in `deliveries`.
  */
 export function deliverEvent(state: State, body: Record<string, unknown>, retry?: Retry): Promise<Delivery> {
   const num = retry?.num ?? 0;
+  const route: Route = {};
   let retried = false;
   const retryLater = (reason: string) => {
     const delay = state.eventRetryDelaysMs[num];
@@ -138,7 +167,8 @@ export function deliverEvent(state: State, body: Record<string, unknown>, retry?
     retried = true;
     const timer = setTimeout(() => {
       state.timers.delete(timer);
-      if (reachable(state)) deliverEvent(state, body, { num: num + 1, reason }).catch(() => undefined);
+      const next: Retry = { num: num + 1, reason, previous: route };
+      if (reachable(state)) deliverEvent(state, body, next).catch(() => undefined);
     }, delay);
     timer.unref();
     state.timers.add(timer);
@@ -151,10 +181,10 @@ export function deliverEvent(state: State, body: Record<string, unknown>, retry?
     clearTimeout(deadline);
     state.timers.delete(deadline);
   };
-  return deliver(state, body, retry).then(
+  return deliver(state, body, retry, route).then(
     (delivery) => {
       done();
-      if (delivery.status !== 200 || delivery.ms > ACK_DEADLINE_MS)
+      if (delivery.status !== 200 || delivery.ms > ACK_DEADLINE_MS || delivery.lost)
         retryLater(failureReason(delivery, socket));
       return delivery;
     },

@@ -110,6 +110,15 @@ export interface Delivery {
   ms: number;
   /** Socket Mode only. */
   envelopeId?: string;
+  /** Socket Mode: which connection got it (numbered from 1 in the order they opened). */
+  connection?: number;
+  /** HTTP: the request URL it went to (one of several behind a load balancer). */
+  url?: string;
+  /**
+   * The app answered (`status`, `body` are its answer) but Slack never got the answer
+   * (`FakeSlack.loseNextAck`): an event is redelivered as if it timed out.
+   */
+  lost?: true;
   /** Set on a redelivery of an event: Slack's `X-Slack-Retry-Num` / `retry_attempt` (from 1). */
   retryNum?: number;
   /** Why the event is redelivered: `X-Slack-Retry-Reason` / `retry_reason` (`http_timeout`, `timeout`, …). */

@@ -208,7 +208,7 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
       };
       const delivery = await deliver(state, body);
       const answer = isObject(delivery.body) ? delivery.body : {};
-      if (delivery.status !== 200) return delivery;
+      if (delivery.status !== 200 || delivery.lost) return delivery; // Slack saw no answer: the modal stays
       if (answer.response_action === "errors" && isObject(answer.errors)) {
         view.errors = Object.fromEntries(Object.entries(answer.errors).map(([k, v]) => [k, String(v)]));
       } else if (answer.response_action === "update" && isObject(answer.view)) {
