@@ -184,6 +184,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
           : "question.updated";
     if (previousStatus === undefined && record.status === "pending")
       deadlines.add(record.id, record.expiresAt);
+    if (isTerminal(record.status)) deadlines.remove(record.id); // no entry kept until the old deadline
     for (const listener of listeners) {
       try {
         listener({ type, record });

@@ -6,12 +6,14 @@ interface Entry {
 }
 
 /**
- * Deadlines of many questions on one timer: a binary min-heap of (expiresAt, id) and one clock timer
- * for the earliest. A timer that fires late (suspended process) fires everything overdue; one that
- * fires early is re-armed. Entries are never removed early: the callback checks the record.
+ * Deadlines of many questions on one timer: an indexed binary min-heap of (expiresAt, id) — one entry per
+ * question, removed as soon as the question ends — and one clock timer for the earliest. A timer that
+ * fires late (suspended process) fires everything overdue; one that fires early is re-armed.
  */
 export class Deadlines {
   private readonly heap: Entry[] = [];
+  /** Where each question's entry sits in the heap. */
+  private readonly index = new Map<string, number>();
   private cancel: CancelTimer | undefined;
   private armedFor = Number.POSITIVE_INFINITY;
   private stopped = false;
@@ -25,11 +27,28 @@ export class Deadlines {
     return this.heap.length;
   }
 
+  /** Sets the deadline of `id` (replacing an earlier one). */
   add(id: string, at: number): void {
     if (this.stopped) return;
-    this.heap.push({ at, id });
-    this.up(this.heap.length - 1);
+    const at0 = this.index.get(id);
+    if (at0 !== undefined) {
+      const entry = this.heap[at0] as Entry;
+      if (entry.at === at) return;
+      entry.at = at;
+      this.down(this.up(at0));
+    } else {
+      this.heap.push({ at, id });
+      this.index.set(id, this.heap.length - 1);
+      this.up(this.heap.length - 1);
+    }
     this.arm();
+  }
+
+  /** Forgets the deadline of `id` (the question ended). */
+  remove(id: string): void {
+    const at = this.index.get(id);
+    if (at === undefined) return;
+    this.removeAt(at);
   }
 
   stop(): void {
@@ -37,6 +56,7 @@ export class Deadlines {
     this.cancel?.();
     this.cancel = undefined;
     this.heap.length = 0;
+    this.index.clear();
   }
 
   private arm(): void {
@@ -54,37 +74,47 @@ export class Deadlines {
     const due: string[] = [];
     for (let first = this.heap[0]; first && first.at <= now; first = this.heap[0]) {
       due.push(first.id);
-      this.pop();
+      this.removeAt(0);
     }
     this.arm();
     for (const id of due) this.onDue(id);
   }
 
-  private pop(): void {
-    const last = this.heap.pop();
-    if (last && this.heap.length > 0) {
-      this.heap[0] = last;
-      this.down(0);
+  private removeAt(position: number): void {
+    const removed = this.heap[position] as Entry;
+    this.index.delete(removed.id);
+    const last = this.heap.pop() as Entry;
+    if (position < this.heap.length) {
+      this.heap[position] = last;
+      this.index.set(last.id, position);
+      this.down(this.up(position));
     }
   }
 
-  private up(index: number): void {
-    const heap = this.heap;
-    let i = index;
+  private swap(i: number, j: number): void {
+    const a = this.heap[i] as Entry;
+    const b = this.heap[j] as Entry;
+    this.heap[i] = b;
+    this.heap[j] = a;
+    this.index.set(b.id, i);
+    this.index.set(a.id, j);
+  }
+
+  /** Moves the entry at `position` up; returns where it ended. */
+  private up(position: number): number {
+    let i = position;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const a = heap[i] as Entry;
-      const b = heap[parent] as Entry;
-      if (b.at <= a.at) break;
-      heap[i] = b;
-      heap[parent] = a;
+      if ((this.heap[parent] as Entry).at <= (this.heap[i] as Entry).at) break;
+      this.swap(i, parent);
       i = parent;
     }
+    return i;
   }
 
-  private down(index: number): void {
+  private down(position: number): void {
     const heap = this.heap;
-    let i = index;
+    let i = position;
     for (;;) {
       const left = 2 * i + 1;
       const right = left + 1;
@@ -92,9 +122,7 @@ export class Deadlines {
       if (left < heap.length && (heap[left] as Entry).at < (heap[smallest] as Entry).at) smallest = left;
       if (right < heap.length && (heap[right] as Entry).at < (heap[smallest] as Entry).at) smallest = right;
       if (smallest === i) return;
-      const tmp = heap[i] as Entry;
-      heap[i] = heap[smallest] as Entry;
-      heap[smallest] = tmp;
+      this.swap(i, smallest);
       i = smallest;
     }
   }
