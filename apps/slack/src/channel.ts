@@ -1,5 +1,12 @@
 /** The Slack channel: core's `Channel` port over Bolt's WebClient, mounted on a Bolt `App`. */
-import { type AskUserBroker, type AskUserLogger, type Channel, consoleLogger } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  type AskUserLogger,
+  type Channel,
+  type Coordination,
+  consoleLogger,
+  createMemoryCoordination,
+} from "@ask-user/core";
 import type { App, webApi } from "@slack/bolt";
 import { createInbound } from "./inbound.ts";
 import { renderNotice, renderPrivateNotice, renderQuestion, renderSummary, renderText } from "./render.ts";
@@ -17,6 +24,12 @@ export interface SlackChannelOptions {
   /** The WebClient with the bot token. Default `app.client` (a single-workspace app with `token`). */
   client?: webApi.WebClient;
   logger?: AskUserLogger;
+  /**
+   * Where "handled once" is recorded: pass the store when several processes share it (every store is a
+   * `Coordination`), so that an event or interaction delivered twice — to any of them — is handled once.
+   * Default: this process only.
+   */
+  coordination?: Coordination;
 }
 
 /** A mounted Slack channel. */
@@ -115,6 +128,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     },
   };
 
-  options.app.use(createInbound({ name, broker: options.broker, client, people, logger }));
+  const coordination = options.coordination ?? createMemoryCoordination();
+  options.app.use(createInbound({ name, broker: options.broker, client, people, logger, coordination }));
   return { channel, people };
 }

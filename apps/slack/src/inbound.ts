@@ -3,10 +3,18 @@
  * (`view_submission`) and text messages (`message` events). The only reader of raw Slack payloads.
  * Mounted as Bolt global middleware: requests that are not ours go on to the host app's listeners.
  */
-import type { ActionEvent, AskUserBroker, AskUserLogger, InboundOutcome, ReplyEvent } from "@ask-user/core";
+import type {
+  ActionEvent,
+  AskUserBroker,
+  AskUserLogger,
+  Coordination,
+  InboundOutcome,
+  ReplyEvent,
+} from "@ask-user/core";
 import { decodeAction } from "@ask-user/core";
 import type { AnyMiddlewareArgs, Middleware, webApi } from "@slack/bolt";
-import { ACK_BUDGET_MS, SEEN_EVENTS_MAX, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
+import { eventKey, firstTime, interactionKey } from "./dedupe.ts";
+import { ACK_BUDGET_MS, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
 import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, renderOtherModal, renderPrivateNotice } from "./render.ts";
 import { replyText } from "./reply-text.ts";
 import { parseAddress, threadConversation, threadOf } from "./target.ts";
@@ -20,6 +28,8 @@ export interface InboundDeps {
   client: webApi.WebClient;
   people: People;
   logger: AskUserLogger;
+  /** Where "handled once" is recorded: the store shared by every instance, or this process alone. */
+  coordination: Coordination;
 }
 
 type Json = Record<string, unknown>;
@@ -243,20 +253,18 @@ function claims(body: Json): boolean {
 
 /**
  * The Bolt global middleware: handles our taps, modal submissions and answering messages, and calls
- * `next()` for everything else, so the host app's own listeners keep working. A crash is logged once
- * and never reaches Bolt (our requests are acknowledged anyway).
+ * `next()` for everything else, so the host app's own listeners keep working. Each event and each of
+ * our interactions is handled once across instances (see `dedupe.ts`); a second delivery is acked and
+ * dropped. A crash is logged once and never reaches Bolt (our requests are acknowledged anyway).
  */
 export function createInbound(deps: InboundDeps): Middleware<AnyMiddlewareArgs> {
-  const seen = new Set<string>();
+  const once = (key: string) => firstTime(deps.coordination, key, deps.logger, deps.name);
   return async (args) => {
     const body = obj(args.body);
-    // Slack retries an event it thinks was lost: handle each event_id once (for the host's listeners too).
-    const eventId = body.type === "event_callback" ? str(body.event_id) : undefined;
-    if (eventId !== undefined) {
-      if (seen.has(eventId)) return;
-      seen.add(eventId);
-      if (seen.size > SEEN_EVENTS_MAX) seen.delete(seen.values().next().value ?? "");
-    }
+    // Slack redelivers an event it thinks was lost, maybe to another instance; Bolt has acked it
+    // already. Handled once (for the host's listeners too).
+    const event = eventKey(body);
+    if (event !== undefined && !(await once(event))) return;
     let acked = false;
     const rawAck = "ack" in args && typeof args.ack === "function" ? (args.ack as Ack) : undefined;
     const ack: Ack = async (response) => {
@@ -268,13 +276,20 @@ export function createInbound(deps: InboundDeps): Middleware<AnyMiddlewareArgs> 
       "respond" in args && typeof args.respond === "function" ? (args.respond as Respond) : undefined;
     let ours = claims(body);
     try {
+      const interaction = ours ? interactionKey(body) : undefined;
+      if (interaction !== undefined) {
+        if (body.type === "block_actions") await ack(); // taps are acked before any work
+        if (!(await once(interaction))) {
+          await ack(); // a copy of one another instance (or this one) handled: acked, nothing else
+          return;
+        }
+      }
       if (body.type === "block_actions") ours = await onAction(deps, body, ack, respond);
       else if (body.type === "view_submission") ours = await onViewSubmission(deps, body, ack);
       else if (body.type === "event_callback" && obj(body.event).type === "message") {
         ours = await onMessage(deps, obj(body.event), botUserOf(args.context, body));
       }
     } catch (error) {
-      if (eventId !== undefined) seen.delete(eventId); // a retry of it may run again
       if (ours) await ack().catch(() => undefined);
       deps.logger.error(
         { channel: deps.name, type: String(body.type), err: describe(error) },

@@ -50,8 +50,11 @@ export const SUBMISSION_LOOKUP_BUDGET_MS = 300;
 export const USER_CACHE_TTL_MS = 60 * 60 * 1000;
 export const USER_CACHE_MAX = 1000;
 
-/** Event ids remembered to drop Slack's retries of an event already handled. */
-export const SEEN_EVENTS_MAX = 1024;
+/**
+ * How long an event id or an interaction's id is remembered (in the shared store, across instances)
+ * to drop a second delivery of it. Slack's last retry of an event comes about 6 minutes after it.
+ */
+export const DEDUPE_TTL_MS = 60 * 60 * 1000;
 
 /** `conversations.open` results (user id → DM channel id) kept at most. */
 export const DM_CACHE_MAX = 1000;

@@ -103,7 +103,10 @@ export interface RunSlackOptions {
    * interaction is handled once across them. Without it, this process dedupes on its own.
    */
   coordination?: Coordination;
-  /** This instance's name (in logs). Slack needs no lease: every instance may connect. */
+  /**
+   * This instance's name (in the ready line). Slack needs no lease: every instance opens its own Socket
+   * Mode connection or serves HTTP, and Slack hands each request to one of them.
+   */
   instanceId?: string;
 }
 
@@ -154,7 +157,12 @@ export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> 
     clientOptions,
     logger: boltLogger(logger),
   });
-  const slack = createSlackChannel({ app, broker: options.broker, logger });
+  const slack = createSlackChannel({
+    app,
+    broker: options.broker,
+    logger,
+    ...(options.coordination ? { coordination: options.coordination } : {}),
+  });
   app.use(acknowledgeTheRest());
   let mode = "Socket Mode";
   if (socketMode) {
@@ -169,6 +177,7 @@ export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> 
     mode = `HTTP on :${address?.port ?? config.port}/slack/events`;
   }
   const describe = `slack (@${auth.user ?? "bot"}, ${mode})`;
-  options.logger?.info?.({ channel: "slack" }, `${describe} ready`);
+  const instance = options.instanceId === undefined ? {} : { instance: options.instanceId };
+  options.logger?.info?.({ channel: "slack", ...instance }, `${describe} ready`);
   return { channel: slack.channel, describe, app, stop: () => app.stop().then(() => undefined) };
 }

@@ -47,7 +47,7 @@ describe.each(MODES)("lifecycle over %s", (mode) => {
       { env: ["Production"] },
       { channel: "web", userId: "op", displayName: "operator" },
     );
-    await waitForText(w.slack, w.alice.dm, ts, "✅ Deploy: Production — operator");
+    await waitForText(w.slack, w.alice.dm, ts, "✅ Deploy: Production — operator via the web panel");
   });
 
   it("after a restart a tap resolves the question and edits its message", async () => {
