@@ -1,6 +1,7 @@
 /** The REST side: reads requests under `/api/v10`, checks the token, records calls, answers like Discord. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, notFound, unauthorized } from "./errors.ts";
+import type { Holds } from "./hold.ts";
 import { matchRoute } from "./rest.ts";
 import { notify, type State } from "./state.ts";
 import type { ApiCall } from "./types.ts";
@@ -30,10 +31,32 @@ function send(
   else res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
-/** The `node:http` request listener of the fake; `gatewayUrl` is what `GET /gateway/bot` hands out. */
+interface Answer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+function refused(call: ApiCall, error: unknown): Answer {
+  if (!(error instanceof ApiError)) throw error;
+  const headers: Record<string, string> = {};
+  const body = error.body();
+  call.error = body as NonNullable<ApiCall["error"]>;
+  if (error.status === 429) {
+    headers["retry-after"] = String(error.retryAfter ?? 0);
+    headers["x-ratelimit-scope"] = "user";
+  }
+  return { status: error.status, body, headers };
+}
+
+/**
+ * The `node:http` request listener of the fake; `gatewayUrl` is what `GET /gateway/bot` hands out. A
+ * call of a held route (see {@link Holds}) waits, recorded with status 0, until released or dropped.
+ */
 export function createRequestHandler(
   state: State,
   gatewayUrl: () => string,
+  holds: Holds,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -46,7 +69,6 @@ export function createRequestHandler(
     }
     const path = pathname.startsWith("/api/v10/") ? pathname.slice("/api/v10".length) : undefined;
     const matched = path === undefined ? undefined : matchRoute(method, path);
-    let body: unknown;
     const call: ApiCall = {
       method,
       path: path ?? pathname,
@@ -55,52 +77,53 @@ export function createRequestHandler(
       status: 0,
       at: state.now(),
     };
-    let status = 200;
-    let answer: unknown;
-    const headers: Record<string, string> = {};
+    const finish = (answer: Answer, recorded: boolean) => {
+      call.status = answer.status;
+      if (!recorded) state.calls.push(call);
+      notify(state);
+      send(res, answer.status, answer.body, answer.headers);
+    };
+    // Carries the call out: a forced failure, or the route's answer.
+    const execute = (): Answer => {
+      try {
+        if (!matched) throw notFound();
+        const failure = state.failures.get(matched.route.name)?.shift();
+        if (failure) {
+          throw new ApiError(
+            failure.status,
+            failure.code ?? 0,
+            failure.message ??
+              (failure.status === 429 ? "You are being rate limited." : `${failure.status}: Failure`),
+            undefined,
+            failure.retryAfter,
+          );
+        }
+        const result = matched.route.handle({
+          state,
+          params: matched.params,
+          body: call.body,
+          query: url.searchParams,
+          gatewayUrl: gatewayUrl(),
+        });
+        return { status: result.status, body: result.body, headers: {} };
+      } catch (error) {
+        return refused(call, error);
+      }
+    };
     try {
       try {
-        body = await readBody(req);
+        call.body = await readBody(req);
       } catch {
         throw new ApiError(400, 50109, "The request body contains invalid JSON.");
       }
-      call.body = body;
       if (!matched) throw notFound();
       if (matched.route.auth && req.headers.authorization !== `Bot ${state.token}`) throw unauthorized();
-      const failure = state.failures.get(matched.route.name)?.shift();
-      if (failure) {
-        throw new ApiError(
-          failure.status,
-          failure.code ?? 0,
-          failure.message ??
-            (failure.status === 429 ? "You are being rate limited." : `${failure.status}: Failure`),
-          undefined,
-          failure.retryAfter,
-        );
-      }
-      const result = matched.route.handle({
-        state,
-        params: matched.params,
-        body,
-        query: url.searchParams,
-        gatewayUrl: gatewayUrl(),
-      });
-      status = result.status;
-      answer = result.body;
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      status = error.status;
-      answer = error.body();
-      call.error = answer as NonNullable<ApiCall["error"]>;
-      if (status === 429) {
-        headers["retry-after"] = String(error.retryAfter ?? 0);
-        headers["x-ratelimit-scope"] = "user";
-      }
+      finish(refused(call, error), false);
+      return;
     }
-    call.status = status;
-    state.calls.push(call);
-    notify(state);
-    send(res, status, answer, headers);
+    if (holds.park(call, res, () => finish(execute(), true))) return;
+    finish(execute(), false);
   }
 
   return (req, res) => {

@@ -10,6 +10,7 @@
  * await client.login(discord.token);
  * ```
  */
+export type { HeldCalls } from "./hold.ts";
 export * as discordLimits from "./limits.ts";
 export {
   buttonsOf,

@@ -35,6 +35,15 @@ export const INTERACTION_RESPONSE_DEADLINE_MS = 3000;
 /** An interaction token (follow-ups, edits of the original response) is valid this long. */
 export const INTERACTION_TOKEN_TTL_MS = 15 * 60 * 1000;
 
+/** A message `nonce`: an integer, or a string of at most 25 characters. */
+export const NONCE_MAX_CHARS = 25;
+
+/**
+ * With `enforce_nonce`, a second message by the same author in the same channel with the same nonce
+ * within this window returns the first one instead of posting (Discord: "the past few minutes").
+ */
+export const NONCE_WINDOW_MS = 2 * 60 * 1000;
+
 /** Message flags the fake understands. */
 export const FLAG_EPHEMERAL = 1 << 6;
 

@@ -1,7 +1,12 @@
 /** Messages: creating, editing and dispatching them (MESSAGE_CREATE / MESSAGE_UPDATE), with Message Content rules. */
 import { unknownMessage } from "./errors.ts";
 import { dispatch } from "./gateway.ts";
-import { INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT } from "./limits.ts";
+import {
+  INTENT_DIRECT_MESSAGES,
+  INTENT_GUILD_MESSAGES,
+  INTENT_MESSAGE_CONTENT,
+  NONCE_WINDOW_MS,
+} from "./limits.ts";
 import { pingsOf } from "./mentions.ts";
 import { memberJson, userJson } from "./payloads.ts";
 import {
@@ -73,6 +78,7 @@ export function buildMessage(state: State, init: NewMessage): FakeMessage {
     message.application_id = state.applicationId;
   }
   if (body.allowed_mentions !== undefined) message.allowed_mentions = structuredClone(body.allowed_mentions);
+  if (body.nonce !== undefined) message.nonce = body.nonce;
   if (referenced) {
     message.message_reference = { type: 0, message_id: referenced.id, channel_id: referenced.channel_id };
     if (referenced.guild_id !== undefined) message.message_reference.guild_id = referenced.guild_id;
@@ -117,6 +123,24 @@ function forSession(state: State, session: Session, message: FakeMessage): DcMes
   const quoted = payload.referenced_message;
   if (quoted && !readable(state, session, quoted, dm)) withoutContent(quoted);
   return payload;
+}
+
+/**
+ * The message `author` already sent in `channelId` with this nonce within {@link NONCE_WINDOW_MS} —
+ * what Discord returns instead of posting again when the body has `enforce_nonce`.
+ */
+export function sentWithNonce(
+  state: State,
+  channelId: string,
+  authorId: string,
+  nonce: string | number,
+): FakeMessage | undefined {
+  const since = state.now() - NONCE_WINDOW_MS;
+  for (const message of state.messages.get(channelId)?.values() ?? []) {
+    if (message.author.id !== authorId || message.nonce === undefined) continue;
+    if (String(message.nonce) === String(nonce) && Date.parse(message.timestamp) >= since) return message;
+  }
+  return undefined;
 }
 
 /** Stores a public message and dispatches MESSAGE_CREATE. */

@@ -2,7 +2,7 @@
 import { cannotEditOthers, unknownChannel, unknownMessage, unknownUser } from "./errors.ts";
 import { dispatch } from "./gateway.ts";
 import { deleteOriginal, editOriginal, followUp, getOriginal, respond } from "./interactions.ts";
-import { applyEdit, buildMessage, postMessage } from "./messages.ts";
+import { applyEdit, buildMessage, postMessage, sentWithNonce } from "./messages.ts";
 import { channelJson, userJson } from "./payloads.ts";
 import { apiMessage, dmChannel, findMessage, notify, type State } from "./state.ts";
 import type { DcChannel } from "./types.ts";
@@ -115,6 +115,10 @@ export const ROUTES: Route[] = [
     handle: ({ state, params, body }) => {
       const channel = channelOf(state, params[0]);
       const parsed = readMessageBody(body, [], { edit: false });
+      if (parsed.nonce !== undefined && parsed.enforce_nonce === true) {
+        const earlier = sentWithNonce(state, channel.id, state.bot.id, parsed.nonce);
+        if (earlier) return ok(apiMessage(earlier));
+      }
       const message = buildMessage(state, { channel, author: state.bot, body: parsed });
       return ok(apiMessage(postMessage(state, message)));
     },

@@ -2,6 +2,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGateway, dispatch } from "./gateway.ts";
+import { createHolds, type HeldCalls } from "./hold.ts";
 import { createRequestHandler } from "./http.ts";
 import { DEFAULT_WAIT_MS, HEARTBEAT_INTERVAL_MS, INTERACTION_RESPONSE_DEADLINE_MS } from "./limits.ts";
 import { channelJson } from "./payloads.ts";
@@ -87,6 +88,16 @@ export interface FakeDiscord {
   interaction(id: string): FakeInteraction | undefined;
   /** Gateway sessions, oldest first. */
   sessions(): GatewaySessionInfo[];
+  /**
+   * Holds every later call of a route (e.g. `createMessage`, `editMessage`) open before the fake acts on
+   * it — Discord hanging mid-request — until the handle releases (carries out) or drops (cuts) them.
+   *
+   * @example
+   * const held = discord.hold("createMessage");
+   * await discord.waitUntil(() => held.calls.length === 1);
+   * held.drop(); // as if the request never reached Discord
+   */
+  hold(route: string): HeldCalls;
   /** Makes the next call of a route (e.g. `createMessage`) fail as given; queued. */
   failNext(route: string, failure: Failure): void;
   /** Closes every gateway socket with `code` (default 4000); the client resumes. */
@@ -195,7 +206,8 @@ export async function createFakeDiscord(options: FakeDiscordOptions = {}): Promi
 
   let port = 0;
   const gateway = createGateway(state, () => `ws://127.0.0.1:${port}/gateway`);
-  const server = createServer(createRequestHandler(state, () => `ws://127.0.0.1:${port}/gateway`));
+  const holds = createHolds(state);
+  const server = createServer(createRequestHandler(state, () => `ws://127.0.0.1:${port}/gateway`, holds));
   server.on("upgrade", (req, socket, head) => gateway.handleUpgrade(req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
@@ -266,6 +278,7 @@ export async function createFakeDiscord(options: FakeDiscordOptions = {}): Promi
         heartbeats: s.heartbeats,
         resumes: s.resumes,
       })),
+    hold: (route) => holds.hold(route),
     failNext(route, failure) {
       state.failures.set(route, [...(state.failures.get(route) ?? []), failure]);
     },
@@ -285,6 +298,7 @@ export async function createFakeDiscord(options: FakeDiscordOptions = {}): Promi
     async close() {
       if (state.closed) return;
       state.closed = true;
+      holds.dropAll();
       notify(state);
       await gateway.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

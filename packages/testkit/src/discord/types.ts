@@ -88,6 +88,8 @@ export interface DcMessage {
   webhook_id?: string;
   /** Sent in gateway MESSAGE_CREATE: discord.js needs it for DMs it has not cached. */
   channel_type?: number;
+  /** The sender's `nonce`, when it gave one. */
+  nonce?: string | number;
 }
 
 /** A modal as shown by an interaction response of type 9. */

@@ -6,6 +6,7 @@ import {
   CUSTOM_ID_MAX_CHARS,
   CUSTOM_ID_MIN_CHARS,
   MESSAGE_CONTENT_MAX_CHARS,
+  NONCE_MAX_CHARS,
   ROW_COMPONENTS_MAX,
   ROW_COMPONENTS_MIN,
 } from "./limits.ts";
@@ -27,6 +28,10 @@ export interface MessageBody {
   flags?: number;
   allowed_mentions?: AllowedMentions;
   message_reference?: { message_id: string; channel_id?: string; fail_if_not_exists?: boolean };
+  /** Create only: an integer or a string of at most 25 characters. */
+  nonce?: string | number;
+  /** Create only: a repeated nonce returns the earlier message (see `NONCE_WINDOW_MS`). */
+  enforce_nonce?: boolean;
 }
 
 export const BUTTON = 2;
@@ -168,6 +173,29 @@ function checkAllowedMentions(errors: FormErrors, path: FieldPath, value: unknow
   return out;
 }
 
+function readNonce(
+  errors: FormErrors,
+  prefix: FieldPath,
+  source: Record<string, unknown>,
+  out: MessageBody,
+): void {
+  const nonce = source.nonce;
+  if (nonce !== undefined && nonce !== null) {
+    if (typeof nonce === "number") {
+      if (Number.isInteger(nonce)) out.nonce = nonce;
+      else errors.add([...prefix, "nonce"], "NUMBER_TYPE_COERCE", `Value "${nonce}" is not int.`);
+    } else {
+      errors.length([...prefix, "nonce"], nonce, 0, NONCE_MAX_CHARS);
+      if (typeof nonce === "string") out.nonce = nonce;
+    }
+  }
+  if (source.enforce_nonce !== undefined && source.enforce_nonce !== null) {
+    if (typeof source.enforce_nonce !== "boolean")
+      errors.add([...prefix, "enforce_nonce"], "BASE_TYPE_BOOLEAN", "Must be either true or false.");
+    else out.enforce_nonce = source.enforce_nonce;
+  }
+}
+
 /**
  * Reads and checks a message body (create, edit, interaction reply). Every problem is collected and
  * thrown as one `50035 Invalid Form Body` whose paths start with `prefix` (e.g. `["data"]`).
@@ -201,6 +229,7 @@ export function readMessageBody(body: unknown, prefix: FieldPath, options: { edi
     if (typeof reference.fail_if_not_exists === "boolean")
       out.message_reference.fail_if_not_exists = reference.fail_if_not_exists;
   }
+  if (!options.edit) readNonce(errors, prefix, source, out);
   errors.throwIfAny();
   const empty =
     (out.content ?? "").trim() === "" &&
