@@ -4,6 +4,7 @@ import {
   AskUserError,
   type AskUserLogger,
   type Channel,
+  type Coordination,
   consoleLogger,
 } from "@ask-user/core";
 import { Api, type Bot, type Context } from "grammy";
@@ -28,6 +29,11 @@ export interface TelegramChannelOptions<C extends Context = Context> {
   retry?: RetryOptions;
   /** Where handler failures are reported (default: stderr). */
   logger?: AskUserLogger;
+  /**
+   * Shared with the other instances on the same store (every `QuestionStore` is one): each update is
+   * handled once across all of them. Without it, redeliveries are dropped by this process alone.
+   */
+  coordination?: Coordination;
 }
 
 /** What {@link createTelegramChannel} returns. */
@@ -82,6 +88,7 @@ export function createTelegramChannel<C extends Context>(
       api,
       logger,
       broker: options.broker,
+      ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
       ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
     }),
   );

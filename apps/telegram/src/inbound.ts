@@ -2,11 +2,12 @@
  * Telegram updates → core calls. The only module that reads raw update payloads: callback queries go to
  * `broker.handleAction` (and are always answered), text messages to `broker.handleReply`; whatever is
  * not ours passes on to the host bot's other handlers with `next()`. A redelivered update (same
- * `update_id`) is dropped.
+ * `update_id`) is dropped (`dedupe.ts`; across instances with a shared coordination).
  */
 import {
   type AskUserBroker,
   type AskUserLogger,
+  type Coordination,
   decodeAction,
   type InboundOutcome,
   messagesFor,
@@ -14,12 +15,9 @@ import {
 import { type Api, Composer, type Context } from "grammy";
 import type { MaybeInaccessibleMessage, Message, User } from "grammy/types";
 import { type ChatRef, formatConversation } from "./conversation.ts";
+import { createDedupe } from "./dedupe.ts";
 import { describeError } from "./errors.ts";
-import {
-  CALLBACK_ANSWER_TEXT_MAX_CHARS,
-  INPUT_FIELD_PLACEHOLDER_MAX_CHARS,
-  UPDATE_DEDUPE_CAPACITY,
-} from "./limits.ts";
+import { CALLBACK_ANSWER_TEXT_MAX_CHARS, INPUT_FIELD_PLACEHOLDER_MAX_CHARS } from "./limits.ts";
 import { displayNameOf } from "./names.ts";
 import { clip, escapeHtml, renderPlain } from "./render.ts";
 import { replyText } from "./reply-text.ts";
@@ -34,29 +32,10 @@ export interface InboundOptions {
   /** Locale for users whose `language_code` is missing or has no catalogue. */
   defaultLocale?: string;
   logger: AskUserLogger;
-  /** How many recent update ids to remember for dropping redeliveries. */
+  /** How many recent update ids to remember for dropping redeliveries (no coordination). */
   dedupeCapacity?: number;
-}
-
-/** A bounded set of recently seen ids (oldest forgotten first). */
-class RecentIds {
-  private readonly ids = new Set<number>();
-  constructor(private readonly capacity: number) {}
-
-  /** Adds `id`; false when it was already there. */
-  add(id: number): boolean {
-    if (this.ids.has(id)) return false;
-    this.ids.add(id);
-    if (this.ids.size > this.capacity) {
-      const oldest = this.ids.values().next();
-      if (!oldest.done) this.ids.delete(oldest.value);
-    }
-    return true;
-  }
-
-  delete(id: number): void {
-    this.ids.delete(id);
-  }
+  /** Shared with the other instances: each update is handled once across all of them. */
+  coordination?: Coordination;
 }
 
 /** The chat (and forum topic) of a message. */
@@ -80,22 +59,16 @@ export function localeOf(user: User, fallback: string | undefined): string | und
  */
 export function createInbound<C extends Context>(options: InboundOptions): Composer<C> {
   const { name, api, logger } = options;
-  const seen = new RecentIds(options.dedupeCapacity ?? UPDATE_DEDUPE_CAPACITY);
   const composer = new Composer<C>();
 
-  composer.use(async (ctx, next) => {
-    const id = ctx.update.update_id;
-    if (!seen.add(id)) {
-      logger.warn({ channel: name, updateId: id }, "dropped an update delivered twice");
-      return;
-    }
-    try {
-      await next();
-    } catch (error) {
-      seen.delete(id); // a failed update may be delivered again, and then it should run
-      throw error;
-    }
-  });
+  composer.use(
+    createDedupe<C>({
+      name,
+      logger,
+      ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
+      ...(options.dedupeCapacity === undefined ? {} : { capacity: options.dedupeCapacity }),
+    }),
+  );
 
   composer.on("callback_query:data", async (ctx, next) => {
     const query = ctx.callbackQuery;

@@ -16,6 +16,7 @@ import {
   WEBHOOK_DEFAULT_PORT,
   WEBHOOK_SECRET_TOKEN_PATTERN,
 } from "./limits.ts";
+import { startPolling } from "./polling.ts";
 import type { RetryOptions } from "./retry.ts";
 import { serveWebhook } from "./webhook.ts";
 
@@ -48,6 +49,8 @@ export interface RunTelegramOptions {
   coordination?: Coordination;
   /** This instance's name in the polling lease (default: a random id). */
   instanceId?: string;
+  /** Long polling bounds (tests shorten them): the lease time, and the pause after an error. */
+  polling?: { leaseTtlMs?: number; retryDelayMs?: number };
 }
 
 /** A running Telegram channel. */
@@ -149,6 +152,7 @@ export async function runTelegram(options: RunTelegramOptions): Promise<RunningT
     bot,
     broker: options.broker,
     logger,
+    ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
   options.handlers?.(bot);
@@ -173,28 +177,14 @@ export async function runTelegram(options: RunTelegramOptions): Promise<RunningT
     return { channel, bot, describe, stop: () => server.close() };
   }
 
-  await new Promise<void>((resolve, reject) => {
-    let started = false;
-    bot
-      .start({
-        allowed_updates: [...ALLOWED_UPDATES],
-        onStart: () => {
-          started = true;
-          resolve();
-        },
-      })
-      .catch((error: unknown) => {
-        if (!started) reject(error);
-        else logger.error({ channel: "telegram", err: describeError(error) }, "long polling stopped");
-      });
+  const polling = await startPolling(bot, {
+    allowedUpdates: ALLOWED_UPDATES,
+    logger,
+    ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
+    ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
+    ...(options.polling?.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.polling.leaseTtlMs }),
+    ...(options.polling?.retryDelayMs === undefined ? {} : { retryDelayMs: options.polling.retryDelayMs }),
   });
   logger.info?.({ channel: "telegram", bot: username, mode: "long polling" }, "telegram ready");
-  return {
-    channel,
-    bot,
-    describe: `telegram (${username}, long polling)`,
-    stop: async () => {
-      if (bot.isRunning()) await bot.stop();
-    },
-  };
+  return { channel, bot, describe: `telegram (${username}, long polling)`, stop: () => polling.stop() };
 }

@@ -4,6 +4,7 @@ import {
   type AskUserLogger,
   type AskUserResult,
   type Clock,
+  type Coordination,
   createAskUser,
   createMemoryStore,
   type QuestionRecord,
@@ -87,6 +88,8 @@ export interface StartOptions {
   clock?: Clock;
   answerers?: "creator" | "conversation";
   defaultLocale?: string;
+  /** Shared with other instances (dedupe across them); default: none, this process alone. */
+  coordination?: Coordination;
   /** Host handlers registered before the channel is mounted. */
   before?: (bot: Bot) => void;
   /** Host handlers registered after the channel is mounted. */
@@ -106,6 +109,7 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
     broker: () => broker as AskUserBroker,
     logger,
     retry: { serverErrorDelayMs: 5 },
+    ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
     ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
   });
   options.after?.(bot);

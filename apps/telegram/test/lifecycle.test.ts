@@ -60,7 +60,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
       { channel: "web", userId: "op", displayName: "Operator" },
     );
     expect((await edited(running, web.chatId, web.message.message_id)).text).toBe(
-      "✅ Deploy: Production — Operator",
+      "✅ Deploy: Production — Operator via the web panel",
     );
   });
 
