@@ -24,6 +24,12 @@ export interface Keys {
   status(status: string): string;
   run(runId: string): string;
   conversation(channel: string, conversation: string): string;
+  /** Sorted set of the PENDING records of one conversation: reply routing never reads its history. */
+  pendingIn(channel: string, conversation: string): string;
+  /** Sorted set (score `expiresAt`) of the ended records: retention deletes in deadline order. */
+  readonly endedByExpiry: string;
+  /** String: the version of the key layout written here (for one-time index backfills). */
+  readonly layout: string;
   /** Sorted set of the records that need repair (core's `needsRepair`). */
   readonly repair: string;
   /** String: action token → record id. */
@@ -51,6 +57,9 @@ export function keysFor(prefix: string): Keys {
     run: (runId) => `${prefix}i:run:${part(runId)}`,
     conversation: (channel, conversation) => `${prefix}i:conv:${part(channel)}:${part(conversation)}`,
     repair: `${prefix}i:repair`,
+    pendingIn: (channel, conversation) => `${prefix}i:pending:${part(channel)}:${part(conversation)}`,
+    endedByExpiry: `${prefix}i:ended-by-expiry`,
+    layout: `${prefix}layout`,
     token: (token) => `${prefix}token:${token}`,
     message: (channel, conversation, messageId) =>
       `${prefix}msg:${part(channel)}:${part(conversation)}:${part(messageId)}`,
@@ -68,6 +77,8 @@ export function keysFor(prefix: string): Keys {
 export interface IndexEntries {
   sortedSets: string[];
   lookups: string[];
+  /** Sorted sets scored by `expiresAt` instead of `createdAt`. */
+  byExpiry?: string[];
 }
 
 /** The index entries of `record`, derived from its fields. */
@@ -76,9 +87,12 @@ export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
   if (record.runId !== undefined) sortedSets.push(keys.run(record.runId));
   if (record.target) sortedSets.push(keys.conversation(record.target.channel, record.target.conversation));
   if (needsRepair(record)) sortedSets.push(keys.repair);
+  if (record.status === "pending" && record.target)
+    sortedSets.push(keys.pendingIn(record.target.channel, record.target.conversation));
   const lookups = record.tokens.map((token) => keys.token(token));
   for (const d of record.deliveries) lookups.push(keys.message(d.channel, d.conversation, d.messageId));
-  return { sortedSets, lookups: [...new Set(lookups)] };
+  const byExpiry = record.status === "pending" ? [] : [keys.endedByExpiry];
+  return { sortedSets, lookups: [...new Set(lookups)], byExpiry };
 }
 
 /**
@@ -87,6 +101,8 @@ export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
  */
 export function indexFor(keys: Keys, filter: QuestionFilter): string {
   if (filter.needsRepair) return keys.repair;
+  if (filter.status === "pending" && filter.channel !== undefined && filter.conversation !== undefined)
+    return keys.pendingIn(filter.channel, filter.conversation);
   if (filter.channel !== undefined && filter.conversation !== undefined)
     return keys.conversation(filter.channel, filter.conversation);
   if (filter.runId !== undefined) return keys.run(filter.runId);

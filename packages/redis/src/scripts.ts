@@ -1,9 +1,4 @@
-import {
-  type ListPosition,
-  type QuestionRecord,
-  type QuestionStatus,
-  TERMINAL_STATUSES,
-} from "@ask-user/core";
+import type { ListPosition, QuestionRecord, QuestionStatus } from "@ask-user/core";
 import type { Redis } from "ioredis";
 import { indexEntries, type Keys } from "./keys.ts";
 
@@ -16,6 +11,7 @@ import { indexEntries, type Keys } from "./keys.ts";
  * KEYS[1] record hash · KEYS[2] change stream
  * ARGV[1] expected version (0 = create) · [2] id · [3] version · [4] status · [5] createdAt (score)
  *     [6] record JSON · [7] index entries JSON · [8] pub/sub channel · [9] change stream length
+ *     [10] expiresAt (score of the `byExpiry` sets)
  */
 const WRITE = `
 local current = redis.call('HMGET', KEYS[1], 'v', 's', 'x')
@@ -29,12 +25,14 @@ local id = ARGV[2]
 if current[3] then
   local old = cjson.decode(current[3])
   for _, key in ipairs(old.sortedSets) do redis.call('ZREM', key, id) end
+  for _, key in ipairs(old.byExpiry or {}) do redis.call('ZREM', key, id) end
   for _, key in ipairs(old.lookups) do
     if redis.call('GET', key) == id then redis.call('DEL', key) end
   end
 end
 local entries = cjson.decode(ARGV[7])
 for _, key in ipairs(entries.sortedSets) do redis.call('ZADD', key, ARGV[5], id) end
+for _, key in ipairs(entries.byExpiry or {}) do redis.call('ZADD', key, ARGV[10], id) end
 for _, key in ipairs(entries.lookups) do redis.call('SET', key, id) end
 redis.call('HSET', KEYS[1], 'v', ARGV[3], 's', ARGV[4], 'r', ARGV[6], 'x', ARGV[7])
 local change = '{"record":' .. ARGV[6]
@@ -83,31 +81,53 @@ return redis.call('HGET', ARGV[1] .. id, 'r')
 `;
 
 /**
- * Retention: deletes ended records whose deadline is before ARGV[2], with their index entries and
- * lookups (as the write script removes them). KEYS: the sorted sets of the ended statuses. ARGV[1]
- * record key prefix · ARGV[2] cutoff (epoch ms). Returns how many were deleted.
+ * Retention, one bounded batch: deletes up to ARGV[3] ended records whose deadline is before ARGV[2]
+ * (in deadline order, from the ended-by-expiry index), with their index entries and lookups.
+ * KEYS[1] ended-by-expiry sorted set · ARGV[1] record key prefix. Returns { deleted, examined }.
  */
 const PRUNE = `
 local deleted = 0
-local before = tonumber(ARGV[2])
-for _, index in ipairs(KEYS) do
-  for _, id in ipairs(redis.call('ZRANGE', index, 0, -1)) do
-    local key = ARGV[1] .. id
-    local fields = redis.call('HMGET', key, 'r', 'x')
-    if fields[1] and tonumber(cjson.decode(fields[1]).expiresAt) < before then
-      if fields[2] then
-        local entries = cjson.decode(fields[2])
-        for _, set in ipairs(entries.sortedSets) do redis.call('ZREM', set, id) end
-        for _, lookup in ipairs(entries.lookups) do
-          if redis.call('GET', lookup) == id then redis.call('DEL', lookup) end
-        end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(ids) do
+  local key = ARGV[1] .. id
+  local fields = redis.call('HMGET', key, 's', 'x')
+  if fields[1] and fields[1] ~= 'pending' then
+    if fields[2] then
+      local entries = cjson.decode(fields[2])
+      for _, set in ipairs(entries.sortedSets) do redis.call('ZREM', set, id) end
+      for _, set in ipairs(entries.byExpiry or {}) do redis.call('ZREM', set, id) end
+      for _, lookup in ipairs(entries.lookups) do
+        if redis.call('GET', lookup) == id then redis.call('DEL', lookup) end
       end
-      redis.call('DEL', key)
-      deleted = deleted + 1
     end
+    redis.call('DEL', key)
+    deleted = deleted + 1
   end
+  redis.call('ZREM', KEYS[1], id)
 end
-return deleted
+return { deleted, #ids }
+`;
+
+/**
+ * Rewrites one record's index entries (a one-time backfill after the key layout grew), if it is still at
+ * version ARGV[2]. KEYS[1] record hash · ARGV[1] id · [2] version · [3] entries JSON · [4] createdAt ·
+ * [5] expiresAt.
+ */
+const REINDEX = `
+local current = redis.call('HMGET', KEYS[1], 'v', 'x')
+if current[1] ~= ARGV[2] then return 0 end
+local id = ARGV[1]
+if current[2] then
+  local old = cjson.decode(current[2])
+  for _, key in ipairs(old.sortedSets) do redis.call('ZREM', key, id) end
+  for _, key in ipairs(old.byExpiry or {}) do redis.call('ZREM', key, id) end
+end
+local entries = cjson.decode(ARGV[3])
+for _, key in ipairs(entries.sortedSets) do redis.call('ZADD', key, ARGV[4], id) end
+for _, key in ipairs(entries.byExpiry or {}) do redis.call('ZADD', key, ARGV[5], id) end
+for _, key in ipairs(entries.lookups) do redis.call('SET', key, id) end
+redis.call('HSET', KEYS[1], 'x', ARGV[3])
+return 1
 `;
 
 /**
@@ -137,7 +157,8 @@ interface ScriptCommands {
     count: string,
   ): Promise<string[]>;
   askUserLookup(key: string, recordPrefix: string): Promise<string | null>;
-  askUserPrune(...args: Array<string | number>): Promise<number>;
+  askUserPrune(key: string, recordPrefix: string, before: string, batch: string): Promise<[number, number]>;
+  askUserReindex(...args: string[]): Promise<number>;
   askUserLease(key: string, holder: string, ttlMs: string): Promise<number>;
   askUserRelease(key: string, holder: string): Promise<number>;
 }
@@ -149,7 +170,10 @@ export interface Scripts {
   /** Up to `count` index entries (0 = all) after `after`, as record JSON. */
   list(index: string, after?: ListPosition, count?: number): Promise<string[]>;
   lookup(key: string): Promise<string | null>;
-  prune(before: number): Promise<number>;
+  /** Deletes up to `batch` ended records with a deadline before `before`: [deleted, examined]. */
+  prune(before: number, batch: number): Promise<[number, number]>;
+  /** Rewrites a record's index entries if it is still at its version. */
+  reindex(record: QuestionRecord): Promise<void>;
   lease(key: string, holder: string, ttlMs: number): Promise<boolean>;
   release(key: string, holder: string): Promise<void>;
 }
@@ -162,8 +186,8 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
   redis.defineCommand("askUserWrite", { numberOfKeys: 2, lua: WRITE });
   redis.defineCommand("askUserList", { numberOfKeys: 1, lua: LIST });
   redis.defineCommand("askUserLookup", { numberOfKeys: 1, lua: LOOKUP });
-  const ended = TERMINAL_STATUSES.map((status) => keys.status(status));
-  redis.defineCommand("askUserPrune", { numberOfKeys: ended.length, lua: PRUNE });
+  redis.defineCommand("askUserPrune", { numberOfKeys: 1, lua: PRUNE });
+  redis.defineCommand("askUserReindex", { numberOfKeys: 1, lua: REINDEX });
   redis.defineCommand("askUserLease", { numberOfKeys: 1, lua: LEASE });
   redis.defineCommand("askUserRelease", { numberOfKeys: 1, lua: RELEASE });
   // defineCommand adds the methods at run time; this is their shape.
@@ -182,6 +206,7 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
         JSON.stringify(indexEntries(keys, record)),
         keys.channel,
         String(changeLogLength),
+        String(record.expiresAt),
       );
     },
     list: (index, after, count = 0) =>
@@ -193,7 +218,18 @@ export function defineScripts(redis: Redis, keys: Keys, changeLogLength: number)
         String(count),
       ),
     lookup: (key) => commands.askUserLookup(key, keys.recordPrefix),
-    prune: (before) => commands.askUserPrune(...ended, keys.recordPrefix, String(before)),
+    prune: (before, batch) =>
+      commands.askUserPrune(keys.endedByExpiry, keys.recordPrefix, String(before), String(batch)),
+    reindex: async (record) => {
+      await commands.askUserReindex(
+        keys.record(record.id),
+        record.id,
+        String(record.version),
+        JSON.stringify(indexEntries(keys, record)),
+        String(record.createdAt),
+        String(record.expiresAt),
+      );
+    },
     lease: async (key, holder, ttlMs) =>
       (await commands.askUserLease(key, holder, String(Math.max(1, Math.ceil(ttlMs))))) === 1,
     release: async (key, holder) => {

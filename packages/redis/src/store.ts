@@ -7,6 +7,7 @@ import {
   type QuestionFilter,
   type QuestionRecord,
   type QuestionStore,
+  TERMINAL_STATUSES,
 } from "@ask-user/core";
 import { Redis, type RedisOptions } from "ioredis";
 import { startChangeFeed } from "./feed.ts";
@@ -45,6 +46,10 @@ export interface RedisStore extends QuestionStore {
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
 const DEFAULT_CHANGE_LOG_LENGTH = 1000;
+/** The key layout this code writes (2: pending-per-conversation and ended-by-expiry indexes). */
+const LAYOUT_VERSION = 2;
+/** Retention deletes this many records per script run, so Redis never blocks for long. */
+const PRUNE_BATCH = 200;
 
 /** Reconnect forever, quickly at first, then every 2 s. */
 const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2000);
@@ -149,7 +154,32 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   const parse = (json: string | null): QuestionRecord | undefined =>
     json === null ? undefined : (JSON.parse(json) as QuestionRecord);
 
-  const ready = whenSynced();
+  /**
+   * Older key layouts lack the per-conversation pending index and the ended-by-expiry index: rewrite
+   * every record's index entries once, page by page (the only pass over all records, at upgrade).
+   */
+  async function upgradeLayout(): Promise<void> {
+    if (Number(await command.get(keys.layout)) >= LAYOUT_VERSION) return;
+    for (const status of ["pending", ...TERMINAL_STATUSES]) {
+      let after: ListPosition | undefined;
+      for (;;) {
+        const page = (await scripts.list(keys.status(status), after, 500)).map(
+          (json) => JSON.parse(json) as QuestionRecord,
+        );
+        for (const record of page) await scripts.reindex(record);
+        const last = page.at(-1);
+        if (!last || page.length < 500) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+    }
+    await command.set(keys.layout, String(LAYOUT_VERSION));
+  }
+
+  const ready = whenSynced().then(() =>
+    upgradeLayout().catch((error: unknown) => {
+      throw fail("upgrade the key layout", error);
+    }),
+  );
   ready.catch(() => undefined); // reported to whoever awaits it, not as an unhandled rejection
 
   return {
@@ -204,7 +234,14 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
       );
     },
     prune(before) {
-      return use("prune questions", () => scripts.prune(before));
+      return use("prune questions", async () => {
+        let deleted = 0;
+        for (;;) {
+          const [removed, examined] = await scripts.prune(before, PRUNE_BATCH);
+          deleted += removed;
+          if (examined < PRUNE_BATCH) return deleted;
+        }
+      });
     },
     firstSeen(key, ttlMs) {
       return use("record a key", async () => {

@@ -114,7 +114,9 @@ describe("several gateway instances over one Redis", () => {
     const won = outcomes.findIndex((o) => o.ok);
     const lost = outcomes.find((o) => !o.ok);
     expect(won).toBeGreaterThanOrEqual(0);
-    expect(lost?.message).toBe(`This question was already answered by ${won === 0 ? "@alice" : "@bob"}.`);
+    expect(lost?.message).toBe(
+      `This question was already answered by ${won === 0 ? "@alice" : "@bob"} via the web panel.`,
+    );
     expect(await result).toEqual({
       status: "answered",
       answers: { answers: { deploy_target: [won === 0 ? "Staging (Recommended)" : "Production"] } },

@@ -50,6 +50,9 @@ describe("data layout", () => {
       [`${keyPrefix}i:status:answered`]: [record.id, String(record.createdAt)],
       // ended with its prompt not yet edited to the summary
       [`${keyPrefix}i:repair`]: [record.id, String(record.createdAt)],
+      // ended: retention finds it by its deadline
+      [`${keyPrefix}i:ended-by-expiry`]: [record.id, String(record.expiresAt)],
+      [`${keyPrefix}layout`]: "2",
       [`${keyPrefix}msg:tg:1%3A2:42`]: record.id,
       [`${keyPrefix}q:${record.id}`]: hash,
       [`${keyPrefix}token:T1`]: record.id,

@@ -89,6 +89,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    name: "pending questions by conversation, for reply routing",
+    sql: `
+      CREATE INDEX questions_by_status_target
+        ON questions (status, target_channel, target_conversation, created_at, id);
+    `,
+  },
 ];
 
 /** The schema version this code writes: the last migration's. */

@@ -18,8 +18,8 @@ export interface Statements {
   get: Statement<[string], string>;
   byToken: Statement<[string], string>;
   byMessage: Statement<[string, string, string], string>;
-  /** Deletes ended records whose deadline is before the cutoff (index rows cascade); the count. */
-  prune: Statement<[number]>;
+  /** Deletes up to a batch of ended records whose deadline is before the cutoff (index rows cascade). */
+  prune: Statement<[number, number]>;
   /** Records a key until `expires`, unless it is there and not expired: 1 change when it was new. */
   see: Statement<[{ key: string; expires: number; now: number }]>;
   /** Takes or renews a lease (name, holder, expires, now): 1 change when `holder` has it now. */
@@ -137,7 +137,11 @@ export function prepareStatements(db: Database): Statements {
         "SELECT q.record FROM question_tokens t JOIN questions q ON q.id = t.question_id WHERE t.token = ?",
       )
       .pluck(),
-    prune: db.prepare<[number]>("DELETE FROM questions WHERE status <> 'pending' AND expires_at < ?"),
+    prune: db.prepare<[number, number]>(
+      `DELETE FROM questions WHERE id IN (
+         SELECT id FROM questions WHERE status IN ('answered', 'skipped', 'expired', 'cancelled', 'undeliverable')
+           AND expires_at < ? LIMIT ?)`,
+    ),
     see: db.prepare<[{ key: string; expires: number; now: number }]>(
       `INSERT INTO seen_keys (key, expires_at) VALUES (@key, @expires)
        ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_keys.expires_at <= @now`,

@@ -14,6 +14,9 @@ import Sqlite from "better-sqlite3";
 import { migrate } from "./migrations.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
 
+/** Retention deletes this many records per transaction. */
+const PRUNE_BATCH = 500;
+
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
   /** The database file (parent folders are created), or ":memory:" for a private in-memory database. */
@@ -134,7 +137,14 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async prune(before) {
       use("forget old dedupe keys", (s) => s.forget.run(Date.now()));
-      return use("prune questions", (s) => s.prune.run(before).changes);
+      // In bounded batches: each is one short write transaction, so others never wait long for the lock.
+      let deleted = 0;
+      for (;;) {
+        const batch = use("prune questions", (s) => s.prune.run(before, PRUNE_BATCH).changes);
+        deleted += batch;
+        if (batch < PRUNE_BATCH) return deleted;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     async firstSeen(key, ttlMs) {
       const now = Date.now();
