@@ -42,6 +42,8 @@ const skipKeys = new Set(catalogues.flatMap((messages) => messages.skipWords.map
 const otherPrefixes = [
   ...new Set(catalogues.flatMap((messages) => messages.otherPrefixes.map(prefixForm))),
 ].filter((prefix) => prefix !== "");
+/** The first characters of the other-prefixes (`o`, `s`), for a quick refusal. */
+const prefixStarts = new Set(otherPrefixes.map((prefix) => prefix.charAt(0)));
 const prefixScanLimit = 4 * otherPrefixes.reduce((max, prefix) => Math.max(max, prefix.length), 0) + 8;
 
 /**
@@ -98,7 +100,19 @@ export function readAnswer(
   return finish(view, pieces, messages);
 }
 
+// Prompts are values that do not change once normalised: each question's view is worked out once.
+const views = new WeakMap<PromptQuestion, QuestionView>();
+
 function viewOf(question: PromptQuestion): QuestionView {
+  let view = views.get(question);
+  if (!view) {
+    view = computeView(question);
+    views.set(question, view);
+  }
+  return view;
+}
+
+function computeView(question: PromptQuestion): QuestionView {
   const keys = question.options.map((option) => keyOf(option.label));
   const separators = question.options.map((option) =>
     Math.max(countSeparators(option.label), countSeparators(option.label.normalize("NFKC"))),
@@ -125,6 +139,11 @@ function prefixForm(text: string): string {
 
 /** The text after a leading other-prefix (`other:`, `sonstiges:`; any case), or `undefined`. */
 export function afterOtherPrefix(text: string): string | undefined {
+  // Quick answer for the usual reply: plain ASCII whose first letter starts no prefix.
+  if (/^[\x20-\x7e]*$/.test(text)) {
+    const first = text.trimStart().charAt(0).toLowerCase();
+    if (!prefixStarts.has(first)) return undefined;
+  }
   const limit = Math.min(text.length, prefixScanLimit);
   for (let end = 1; end <= limit; end++) {
     if (otherPrefixes.includes(prefixForm(text.slice(0, end)))) return text.slice(end).trim();

@@ -174,6 +174,18 @@ function splitKey(
   return undefined;
 }
 
+const questionKeys = new WeakMap<PromptQuestion, { id: string; header: string }>();
+
+/** A question's id and header as reply keys, worked out once per question. */
+function keysOf(question: PromptQuestion): { id: string; header: string } {
+  let keys = questionKeys.get(question);
+  if (!keys) {
+    keys = { id: keyOf(question.id), header: keyOf(question.header) };
+    questionKeys.set(question, keys);
+  }
+  return keys;
+}
+
 function questionIndex(
   questions: readonly PromptQuestion[],
   key: string,
@@ -184,9 +196,9 @@ function questionIndex(
     const number = key.length <= 3 ? Number(key) : 0;
     if (number >= 1 && number <= questions.length) return number - 1;
   }
-  const byId = questions.findIndex((question) => keyOf(question.id) === key);
+  const byId = questions.findIndex((question) => keysOf(question).id === key);
   if (byId >= 0) return byId;
-  const byHeader = questions.findIndex((question) => keyOf(question.header) === key);
+  const byHeader = questions.findIndex((question) => keysOf(question).header === key);
   return byHeader >= 0 ? byHeader : undefined;
 }
 

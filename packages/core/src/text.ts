@@ -55,7 +55,8 @@ export function isRecommended(label: string): boolean {
 
 /** The label without a trailing `(Recommended)`. */
 export function stripRecommended(label: string): string {
-  return label.replace(recommendedPattern, "");
+  // Most text has no ")" at its end: skip the regular expression then.
+  return label.trimEnd().endsWith(")") ? label.replace(recommendedPattern, "") : label;
 }
 
 /** NFKC, trimmed, runs of white space folded to one space (newlines kept out: use per line). */
@@ -87,6 +88,11 @@ export function stripQuotes(text: string): string {
  * and a trailing `(Recommended)` removed. Two strings with the same key are the same answer.
  */
 export function compareKey(text: string): string {
+  if (plainAscii.test(text)) {
+    // Printable ASCII is already NFKC and has no white space but the plain space: the cheap way.
+    const spaced = text.includes("  ") ? text.replace(/ {2,}/g, " ") : text;
+    return stripRecommended(stripQuotes(spaced.trim())).toLowerCase().trim();
+  }
   return stripRecommended(stripQuotes(tidy(text)))
     .toLocaleLowerCase("en-US")
     .trim();
@@ -94,5 +100,6 @@ export function compareKey(text: string): string {
 
 /** Replaces keycap digits (2️⃣, 🔟) by plain digits so that they count as numbers. */
 export function replaceKeycaps(text: string): string {
+  if (!text.includes("\u20E3") && !text.includes("\u{1F51F}")) return text;
   return text.replace(/([0-9])\uFE0F?\u20E3/gu, "$1").replace(/\u{1F51F}/gu, "10");
 }
