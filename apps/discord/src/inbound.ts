@@ -205,19 +205,26 @@ export async function onInteraction(ctx: InboundContext, interaction: Interactio
 
 /**
  * The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored.
- * A message another instance took is neither read nor passed on here.
+ * A message another instance took is neither read nor passed on here: among instances, exactly one hands
+ * a message that answered nothing to `onUnhandledMessage`.
  */
 export async function onMessage(ctx: InboundContext, message: Message): Promise<void> {
-  const consumed = await readReply(ctx, message);
-  if (!consumed) ctx.onUnhandledMessage?.(message);
+  const read = await readReply(ctx, message);
+  if (read === "consumed" || read === "elsewhere" || !ctx.onUnhandledMessage) return;
+  if (read === "ours" || (await take(ctx, messageKey(message)))) ctx.onUnhandledMessage(message);
 }
 
+const messageKey = (message: Message) => `discord:message:${message.id}`;
+
 /**
- * Hands a person's message to the broker; true when it answered (or was refused for) a question, or
- * another instance took it.
+ * What became of a message: `consumed` (it answered or was refused for a question), `elsewhere` (another
+ * instance took it), `ours` (taken here, answered nothing), `unread` (not for the broker, not taken).
  */
-async function readReply(ctx: InboundContext, message: Message): Promise<boolean> {
-  if (message.author.bot || message.system || message.webhookId !== null) return false;
+type ReadOutcome = "consumed" | "elsewhere" | "ours" | "unread";
+
+/** Hands a person's message to the broker, once among instances. */
+async function readReply(ctx: InboundContext, message: Message): Promise<ReadOutcome> {
+  if (message.author.bot || message.system || message.webhookId !== null) return "unread";
   const botId = message.client.user?.id ?? ctx.botId();
   const dm = message.guildId === null;
   if (
@@ -229,11 +236,11 @@ async function readReply(ctx: InboundContext, message: Message): Promise<boolean
     !message.mentions.users.has(botId)
   ) {
     ctx.contentMissing();
-    return false;
+    return "unread";
   }
   const text = replyText(message.content, botId);
-  if (text === "") return false;
-  if (!(await take(ctx, `discord:message:${message.id}`))) return true;
+  if (text === "") return "unread";
+  if (!(await take(ctx, messageKey(message)))) return "elsewhere";
   const reference = message.reference;
   const replyTo =
     reference?.messageId !== undefined &&
@@ -251,12 +258,12 @@ async function readReply(ctx: InboundContext, message: Message): Promise<boolean
       messageId: message.id,
       ...(replyTo === undefined ? {} : { replyTo }),
     });
-    return outcome.kind !== "ignored";
+    return outcome.kind === "ignored" ? "ours" : "consumed";
   } catch (error) {
     ctx.logger.error(
       { channel: ctx.name, messageId: message.id, err: describe(error) },
       "could not handle a Discord message",
     );
-    return false;
+    return "ours";
   }
 }
