@@ -51,7 +51,9 @@ describe("holding calls open (Telegram hanging mid-request)", () => {
     const bot = botFor(tg);
     const hold = tg.hold("sendMessage");
     const gaveUp = new AbortController();
-    const sent = bot.api.sendMessage(ADA.id, "held", undefined, gaveUp.signal);
+    // grammY types its signal after a polyfill; Node's AbortSignal is what it gets at runtime.
+    const signal = gaveUp.signal as Parameters<typeof bot.api.sendMessage>[3];
+    const sent = bot.api.sendMessage(ADA.id, "held", undefined, signal);
     await tg.waitUntil(() => hold.calls.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(tg.messages(ADA.id)).toEqual([]);
