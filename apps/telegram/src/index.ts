@@ -10,6 +10,7 @@ export { createTelegramChannel, type TelegramChannel, type TelegramChannelOption
 export { type ChatRef, formatConversation, parseConversation } from "./conversation.ts";
 export * as telegramLimits from "./limits.ts";
 export { type MainIo, main } from "./main.ts";
+export { type Polling, type PollingOptions, startPolling } from "./polling.ts";
 export { renderKeyboard, renderPrompt } from "./render.ts";
 export { type RetryOptions, retryTransformer } from "./retry.ts";
 export {
