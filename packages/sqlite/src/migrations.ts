@@ -115,7 +115,8 @@ export function schemaVersion(db: Database): number {
 
 /**
  * Brings the database to the last version of `migrations` in one IMMEDIATE transaction (so two
- * processes opening a new file at once do not both migrate it), and returns that version. Refuses a
+ * processes opening a new file at once do not both migrate it), and returns that version. A file
+ * already at that version is only read. Refuses a
  * database written by newer code: it could hold data this code would misread or destroy.
  */
 export function migrate(
@@ -129,6 +130,20 @@ export function migrate(
     }
   });
   const latest = migrations.length;
+  const refuseNewer = (current: number) => {
+    if (current <= latest) return;
+    throw new AskUserError(
+      "store_failure",
+      `The SQLite store ${label} has schema version ${current}, but this version of @ask-user/sqlite ` +
+        `knows versions up to ${latest}. It was written by a newer release: upgrade @ask-user/sqlite ` +
+        "(or use a different file); it is not opened so that nothing in it is damaged.",
+    );
+  };
+  // A file already at this version is left alone without taking the write lock, so opening it never
+  // waits for another connection's write.
+  const found = schemaVersion(db);
+  refuseNewer(found);
+  if (found === latest && latest > 0) return latest;
   const apply = db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY NOT NULL,
@@ -136,14 +151,7 @@ export function migrate(
       applied_at INTEGER NOT NULL
     )`);
     const current = schemaVersion(db);
-    if (current > latest) {
-      throw new AskUserError(
-        "store_failure",
-        `The SQLite store ${label} has schema version ${current}, but this version of @ask-user/sqlite ` +
-          `knows versions up to ${latest}. It was written by a newer release: upgrade @ask-user/sqlite ` +
-          "(or use a different file); it is not opened so that nothing in it is damaged.",
-      );
-    }
+    refuseNewer(current);
     const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
     for (const migration of migrations.slice(current)) {
       db.exec(migration.sql);

@@ -7,41 +7,74 @@ import {
   type ListPage,
   type QuestionFilter,
   type QuestionRecord,
+  type QuestionStatus,
   type QuestionStore,
   type StoreChange,
 } from "@ask-user/core";
 import Sqlite from "better-sqlite3";
+import { createGroupCommit, type GroupRunner } from "./group-commit.ts";
 import { migrate } from "./migrations.ts";
-import { prepareStatements, type Statements } from "./statements.ts";
+import type { ErrorShape, WriteOp, WriterStats, WriteValue } from "./protocol.ts";
+import { recordRows } from "./rows.ts";
+import { prepareReads, type ReadStatements } from "./statements.ts";
+import { configureWriter, createWriter } from "./writer.mjs";
+import { startWriterThread } from "./writer-thread.ts";
 
-/** Retention deletes this many records per transaction. */
+/** Retention deletes this many records per write. */
 const PRUNE_BATCH = 500;
+/** At most this many writes share one transaction. */
+const MAX_GROUP = 512;
+const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
+/**
+ * How long a read on the main thread may wait. In WAL mode readers never wait for the writer; only
+ * rare moments (recovering the WAL after a crash) make them wait, and the event loop waits with them.
+ */
+const READ_BUSY_TIMEOUT_MS = 1_000;
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
   /** The database file (parent folders are created), or ":memory:" for a private in-memory database. */
   path: string;
-  /** How long a write waits for another connection's write lock before failing. Default 5000. */
+  /**
+   * How long a write waits for another connection's write lock before failing with a store failure.
+   * The wait happens on the writer thread: the event loop keeps running meanwhile. Default 30000.
+   */
   busyTimeoutMs?: number;
   /** Where a subscriber that throws is reported. Default: `consoleLogger` (stderr). */
   logger?: AskUserLogger;
 }
 
+/** How many writes the store has committed, and in how many transactions. */
+export type SqliteStoreStats = WriterStats;
+
 /** A `QuestionStore` on one SQLite file. */
 export interface SqliteStore extends QuestionStore {
   /** The file it was opened on, as given. */
   readonly path: string;
+  /** Writes committed so far and the transactions that held them (group commit). */
+  stats(): SqliteStoreStats;
 }
-
-const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 function isInMemory(path: string): boolean {
   return path === "" || path === ":memory:";
 }
 
+/** A writer error back as the error it was (a `SqliteError` with its code). */
+function revive(shape: ErrorShape): Error {
+  if (shape.name === "SqliteError" && shape.code !== undefined) {
+    return new Sqlite.SqliteError(shape.message, shape.code);
+  }
+  const error = new Error(shape.message);
+  error.name = shape.name;
+  return error;
+}
+
 /**
  * Opens (creating if needed) a durable `QuestionStore` on a SQLite file: WAL journal, `synchronous = FULL`
- * (every acknowledged write is on disk before the promise resolves), versioned schema migrated at open.
+ * (every acknowledged write is on disk before its promise resolves), versioned schema migrated at open.
+ * Writes are carried out by a writer thread in groups — the writes made while the previous group was
+ * being committed share one transaction and one fsync — so neither waiting for the write lock nor the
+ * fsync blocks the event loop. Reads run on the calling thread (WAL readers never wait for the writer).
  * Subscribers hear about this instance's writes only: run one gateway per file (use Redis for several).
  *
  * Throws `AskUserError("store_failure")` if the file cannot be opened or was written by a newer schema.
@@ -56,7 +89,9 @@ function isInMemory(path: string): boolean {
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const { path } = options;
   const logger = options.logger ?? consoleLogger;
-  const label = isInMemory(path) ? ":memory:" : path;
+  const inMemory = isInMemory(path);
+  const label = inMemory ? ":memory:" : path;
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   const fail = (what: string, cause: unknown): AskUserError => {
     if (cause instanceof AskUserError) return cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -67,49 +102,64 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   let db: Sqlite.Database;
   try {
-    if (!isInMemory(path)) makeFolders(dirname(path));
+    if (!inMemory) makeFolders(dirname(path));
     db = new Sqlite(path);
   } catch (error) {
     throw fail("open the database", error);
   }
-  let statements: Statements;
+  let reads: ReadStatements;
+  let runner: GroupRunner;
   try {
-    // busy_timeout first: the other pragmas and the migration may wait for another process's lock.
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma("foreign_keys = ON");
+    // The pragmas first (busy_timeout before the others): the migration may wait for another process's
+    // lock. A file already at the current version is opened without taking the write lock.
+    configureWriter(db, busyTimeoutMs);
     migrate(db, undefined, label);
-    statements = prepareStatements(db);
+    reads = prepareReads(db);
+    if (inMemory) {
+      const writer = createWriter(db); // private to this connection: no other writer to wait for
+      runner = { run: async (ops) => writer.run(ops), busy: () => undefined, close: async () => undefined };
+    } else {
+      db.pragma(`busy_timeout = ${READ_BUSY_TIMEOUT_MS}`);
+      runner = startWriterThread({ path: resolve(path), busyTimeoutMs });
+    }
   } catch (error) {
     db.close();
     throw fail("prepare the database", error);
   }
 
+  const writes = createGroupCommit(runner, MAX_GROUP);
   const listeners = new Set<(change: StoreChange) => void>();
-  let closed = false;
+  let closing: Promise<void> | undefined;
 
-  function use<T>(what: string, work: (s: Statements) => T): T {
-    if (closed) throw new AskUserError("closed", `The SQLite store ${label} is closed.`);
+  const closedError = () => new AskUserError("closed", `The SQLite store ${label} is closed.`);
+
+  function read<T>(what: string, work: (s: ReadStatements) => T): T {
+    if (closing) throw closedError();
     try {
-      return work(statements);
+      return work(reads);
     } catch (error) {
       throw fail(what, error);
     }
   }
 
+  /** Queues a write; resolves with its value once it is on disk. `committed` runs first, in write order. */
+  async function write(what: string, op: WriteOp, committed?: (value: WriteValue) => void) {
+    if (closing) throw closedError();
+    const outcome = await writes.write(op, committed);
+    if (!outcome.ok) throw fail(what, revive(outcome.error));
+    return outcome.value;
+  }
+
+  /** Tells the subscribers about a committed write, each with its own parsed copy. */
   function emit(json: string, previousStatus: StoreChange["previousStatus"]): void {
-    // After the write has returned, in write order; each listener parses its own copy.
-    queueMicrotask(() => {
-      for (const listener of listeners) {
-        const record = JSON.parse(json) as QuestionRecord;
-        try {
-          listener({ record, previousStatus });
-        } catch (error) {
-          logger.error({ questionId: record.id, err: String(error) }, "store subscriber failed");
-        }
+    for (const listener of listeners) {
+      const record = JSON.parse(json) as QuestionRecord;
+      try {
+        listener({ record, previousStatus });
+      } catch (error) {
+        logger.error({ questionId: record.id, err: String(error) }, "store subscriber failed");
       }
-    });
+    }
   }
 
   const parse = (json: string | undefined): QuestionRecord | undefined =>
@@ -117,77 +167,87 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   return {
     path,
+    stats: () => writes.stats(),
     async create(record) {
       const json = JSON.stringify(record);
-      const created = use(`create question ${record.id}`, (s) => s.create(record, json));
-      if (!created)
+      const op: WriteOp = { kind: "create", ...recordRows(record, json) };
+      const created = await write(`create question ${record.id}`, op, (value) => {
+        if (value === true) emit(json, undefined);
+      });
+      if (created !== true)
         throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
-      emit(json, undefined);
     },
     async get(id) {
-      return parse(use(`read question ${id}`, (s) => s.get.get(id)));
+      return parse(read(`read question ${id}`, (s) => s.get.get(id)));
     },
     async compareAndSet(expectedVersion, next) {
-      if (next.version !== expectedVersion + 1) return use("check the store", () => false);
+      if (closing) throw closedError();
+      if (next.version !== expectedVersion + 1) return false;
       const json = JSON.stringify(next);
-      const previous = use(`update question ${next.id}`, (s) => s.compareAndSet(expectedVersion, next, json));
-      if (previous === undefined) return false;
-      emit(json, previous);
-      return true;
+      const op: WriteOp = { kind: "compareAndSet", expected: expectedVersion, ...recordRows(next, json) };
+      const previous = await write(`update question ${next.id}`, op, (value) => {
+        if (typeof value === "string") emit(json, value as QuestionStatus);
+      });
+      return typeof previous === "string";
     },
     async prune(before) {
-      use("forget old dedupe keys", (s) => s.forget.run(Date.now()));
-      // In bounded batches: each is one short write transaction, so others never wait long for the lock.
+      await write("forget old dedupe keys", { kind: "forget", now: Date.now() });
+      // In bounded batches: each is one short write, so others never wait long behind it.
       let deleted = 0;
       for (;;) {
-        const batch = use("prune questions", (s) => s.prune.run(before, PRUNE_BATCH).changes);
-        deleted += batch;
-        if (batch < PRUNE_BATCH) return deleted;
-        await new Promise((resolve) => setImmediate(resolve));
+        const batch = await write("prune questions", { kind: "prune", before, limit: PRUNE_BATCH });
+        deleted += Number(batch);
+        if (Number(batch) < PRUNE_BATCH) return deleted;
       }
     },
     async firstSeen(key, ttlMs) {
       const now = Date.now();
-      return use("record a key", (s) => s.see.run({ key, expires: now + ttlMs, now }).changes === 1);
+      return (await write("record a key", { kind: "see", key, expires: now + ttlMs, now })) === true;
     },
     async acquireLease(name, holder, ttlMs) {
       const now = Date.now();
-      return use(
-        `take lease ${name}`,
-        (s) => s.lease.run({ name, holder, expires: now + ttlMs, now }).changes === 1,
-      );
+      const op: WriteOp = { kind: "lease", name, holder, expires: now + ttlMs, now };
+      return (await write(`take lease ${name}`, op)) === true;
     },
     async releaseLease(name, holder) {
-      use(`release lease ${name}`, (s) => s.release.run(name, holder));
+      await write(`release lease ${name}`, { kind: "release", name, holder });
     },
     async list(filter: QuestionFilter = {}, page?: ListPage) {
-      return use("list questions", (s) => s.list(filter, page)).map(
+      return read("list questions", (s) => s.list(filter, page)).map(
         (json) => JSON.parse(json) as QuestionRecord,
       );
     },
     async findByToken(token) {
-      return parse(use("find a question by token", (s) => s.byToken.get(token)));
+      return parse(read("find a question by token", (s) => s.byToken.get(token)));
     },
     async findByMessage(channel, conversation, messageId) {
       return parse(
-        use("find a question by message", (s) => s.byMessage.get(channel, conversation, messageId)),
+        read("find a question by message", (s) => s.byMessage.get(channel, conversation, messageId)),
       );
     },
     subscribe(listener) {
-      use("subscribe", () => listeners.add(listener));
+      if (closing) throw closedError();
+      listeners.add(listener);
       return () => {
         listeners.delete(listener);
       };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      listeners.clear();
-      try {
-        db.close();
-      } catch (error) {
+    close() {
+      // Writes already made are carried out (and their subscribers told); new calls are refused.
+      closing ??= (async () => {
+        await writes.drain();
+        listeners.clear();
+        try {
+          // The reader first, so the writer's connection is the last one and checkpoints the WAL on its
+          // own thread.
+          db.close();
+        } finally {
+          await runner.close();
+        }
+      })().catch((error: unknown) => {
         throw fail("close the database", error);
-      }
+      });
+      return closing;
     },
   };
 }

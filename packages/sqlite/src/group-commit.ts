@@ -1,0 +1,102 @@
+import type { ErrorShape, GroupResult, WriteOp, WriteOutcome, WriterStats, WriteValue } from "./protocol.ts";
+
+/** Where groups of writes are carried out: the writer thread, or a writer on this thread (`:memory:`). */
+export interface GroupRunner {
+  /** Carries out `ops` in one durable transaction. Never rejects: a failure is a result. */
+  run(ops: WriteOp[]): Promise<GroupResult>;
+  /** Told when writes start to wait (true) and when none is left (false), e.g. to keep the process up. */
+  busy(busy: boolean): void;
+  /** Stops it, once every group sent has been answered. */
+  close(): Promise<void>;
+}
+
+/** Writes waiting for the writer, sent to it in groups. */
+export interface GroupCommit {
+  /**
+   * Queues `op` for the next group. Resolves with its outcome once its group is committed (or failed);
+   * `committed` is called first, in write order, with its value when it succeeded.
+   */
+  write(op: WriteOp, committed?: (value: WriteValue) => void): Promise<WriteOutcome>;
+  /** Resolves when nothing is queued or in flight. */
+  drain(): Promise<void>;
+  /** The writer's counts, as of the last group answered. */
+  stats(): WriterStats;
+}
+
+interface Queued {
+  op: WriteOp;
+  committed: ((value: WriteValue) => void) | undefined;
+  settle(outcome: WriteOutcome): void;
+}
+
+/**
+ * Group commit: writes queue up while the writer is busy and go together, in the order they were
+ * made, as the next group (one transaction, one fsync) as soon as it is free. Writes made in the same
+ * turn of the event loop share a group (the flush waits for a microtask). A group holds at most
+ * `maxGroup` writes, so one transaction never runs long.
+ */
+export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupCommit {
+  let queue: Queued[] = [];
+  let scheduled = false;
+  let inFlight = false;
+  const idle: (() => void)[] = [];
+  let stats: WriterStats = { writes: 0, transactions: 0, largestGroup: 0 };
+
+  function schedule(): void {
+    if (scheduled || inFlight) return;
+    scheduled = true;
+    queueMicrotask(flush);
+  }
+
+  function settleAll(group: Queued[], result: GroupResult): void {
+    stats = result.stats;
+    group.forEach((queued, i) => {
+      const outcome: WriteOutcome = result.ok
+        ? (result.outcomes[i] ?? { ok: false, error: { name: "Error", message: "no outcome for a write" } })
+        : { ok: false, error: result.error };
+      if (outcome.ok) queued.committed?.(outcome.value);
+      queued.settle(outcome);
+    });
+  }
+
+  function flush(): void {
+    scheduled = false;
+    if (queue.length === 0) {
+      runner.busy(false);
+      for (const done of idle.splice(0)) done();
+      return;
+    }
+    const group = queue.length <= maxGroup ? queue : queue.slice(0, maxGroup);
+    queue = queue.length <= maxGroup ? [] : queue.slice(maxGroup);
+    inFlight = true;
+    runner.busy(true);
+    void runner
+      .run(group.map((queued) => queued.op))
+      .catch((error: unknown): GroupResult => ({ ok: false, error: shapeOf(error), stats }))
+      .then((result) => {
+        inFlight = false;
+        settleAll(group, result);
+        schedule();
+      });
+  }
+
+  return {
+    write(op, committed) {
+      return new Promise<WriteOutcome>((settle) => {
+        queue.push({ op, committed, settle });
+        schedule();
+      });
+    },
+    drain() {
+      if (!inFlight && !scheduled && queue.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idle.push(resolve));
+    },
+    stats: () => ({ ...stats }),
+  };
+}
+
+function shapeOf(error: unknown): ErrorShape {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: "Error", message: String(error) };
+}

@@ -1,0 +1,74 @@
+import { Worker } from "node:worker_threads";
+import type { GroupRunner } from "./group-commit.ts";
+import type {
+  ErrorShape,
+  FromWriter,
+  GroupResult,
+  ToWriter,
+  WriterOptions,
+  WriterStats,
+} from "./protocol.ts";
+
+/** The writer as a worker thread (`worker.mjs`), plain JavaScript so that it needs no TypeScript loader. */
+const WORKER_URL = new URL("./worker.mjs", import.meta.url);
+
+/**
+ * Starts the writer thread on the (already migrated) file and hands it groups one at a time. The
+ * thread does not keep the process alive while nothing is waiting for it; it does while a group is in
+ * flight or queued, and while it closes.
+ */
+export function startWriterThread(options: WriterOptions): GroupRunner {
+  const worker = new Worker(WORKER_URL, { workerData: options, name: "ask-user-sqlite-writer" });
+  worker.unref();
+  const waiting = new Map<number, (result: GroupResult) => void>();
+  let lastStats: WriterStats = { writes: 0, transactions: 0, largestGroup: 0 };
+  let nextId = 0;
+  let stopped: ErrorShape | undefined;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+
+  const send = (message: ToWriter) => worker.postMessage(message);
+  const stop = (error: ErrorShape) => {
+    stopped ??= error;
+    for (const [id, answer] of waiting) {
+      waiting.delete(id);
+      answer({ ok: false, error: stopped, stats: lastStats });
+    }
+  };
+
+  worker.on("message", (message: FromWriter) => {
+    if (message.type === "group") {
+      lastStats = message.stats;
+      const answer = waiting.get(message.id);
+      waiting.delete(message.id);
+      answer?.(message);
+    } else if (message.type === "fatal") {
+      stop(message.error);
+    }
+  });
+  worker.on("error", (error) => stop({ name: error.name, message: error.message }));
+  worker.on("exit", (code) =>
+    stop({ name: "Error", message: `the writer thread stopped (exit code ${code})` }),
+  );
+
+  return {
+    run(ops) {
+      if (stopped) return Promise.resolve({ ok: false, error: stopped, stats: lastStats });
+      const id = ++nextId;
+      return new Promise<GroupResult>((resolve) => {
+        waiting.set(id, resolve);
+        send({ type: "group", id, ops });
+      });
+    },
+    busy(busy) {
+      if (busy) worker.ref();
+      else worker.unref();
+    },
+    async close() {
+      if (!stopped) {
+        worker.ref();
+        send({ type: "close" });
+      }
+      await exited;
+    },
+  };
+}

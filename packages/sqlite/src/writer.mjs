@@ -1,0 +1,161 @@
+// @ts-check
+/**
+ * The store's writes, carried out in groups: every write that arrived together is done inside ONE
+ * `BEGIN IMMEDIATE … COMMIT` (one fsync for the group), each in its own savepoint, so a write that
+ * fails is undone alone and every compare-and-set is decided on its own against the rows as the writes
+ * before it in the group left them.
+ *
+ * Plain JavaScript (typed through JSDoc, checked by tsc) so that the writer thread loads it without a
+ * TypeScript loader; `store.ts` also runs it on the main thread for `:memory:` databases.
+ */
+/** @import { Database } from "better-sqlite3" */
+/** @import { ErrorShape, GroupResult, RecordRows, WriteOp, WriteValue, WriterStats } from "./protocol.ts" */
+
+/**
+ * Sets a write connection up: busy wait, WAL, `synchronous = FULL`, foreign keys (cascades of prune).
+ * @param {Database} db
+ * @param {number} busyTimeoutMs
+ */
+export function configureWriter(db, busyTimeoutMs) {
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+}
+
+/**
+ * An error as it crosses threads.
+ * @param {unknown} error
+ * @returns {ErrorShape}
+ */
+export function errorShape(error) {
+  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
+  const code = /** @type {{ code?: unknown }} */ (error).code;
+  return typeof code === "string"
+    ? { name: error.name, message: error.message, code }
+    : { name: error.name, message: error.message };
+}
+
+/**
+ * Prepares the write statements on `db` (migrated, set up by {@link configureWriter}).
+ * @param {Database} db
+ */
+export function createWriter(db) {
+  const insert = db.prepare(`
+    INSERT INTO questions (id, version, status, run_id, target_channel, target_conversation, created_at,
+      expires_at, needs_repair, record)
+    VALUES (@id, @version, @status, @run_id, @target_channel, @target_conversation, @created_at,
+      @expires_at, @needs_repair, @record)
+    ON CONFLICT (id) DO NOTHING`);
+  const currentStatus = db.prepare("SELECT status FROM questions WHERE id = ? AND version = ?").pluck();
+  const update = db.prepare(`
+    UPDATE questions SET version = @version, status = @status, run_id = @run_id,
+      target_channel = @target_channel, target_conversation = @target_conversation,
+      created_at = @created_at, expires_at = @expires_at, needs_repair = @needs_repair, record = @record
+    WHERE id = @id AND version = @expected`);
+  const deleteTokens = db.prepare("DELETE FROM question_tokens WHERE question_id = ?");
+  const deleteMessages = db.prepare("DELETE FROM question_messages WHERE question_id = ?");
+  // A token or message is owned by the record written last, as in the memory store.
+  const insertToken = db.prepare("INSERT OR REPLACE INTO question_tokens (token, question_id) VALUES (?, ?)");
+  const insertMessage = db.prepare(
+    "INSERT OR REPLACE INTO question_messages (channel, conversation, message_id, question_id) VALUES (?, ?, ?, ?)",
+  );
+  const prune = db.prepare(
+    `DELETE FROM questions WHERE id IN (
+       SELECT id FROM questions WHERE status IN ('answered', 'skipped', 'expired', 'cancelled', 'undeliverable')
+         AND expires_at < ? LIMIT ?)`,
+  );
+  const see = db.prepare(
+    `INSERT INTO seen_keys (key, expires_at) VALUES (@key, @expires)
+     ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_keys.expires_at <= @now`,
+  );
+  const lease = db.prepare(
+    `INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires)
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+     WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`,
+  );
+  const release = db.prepare("DELETE FROM leases WHERE name = ? AND holder = ?");
+  const forget = db.prepare("DELETE FROM seen_keys WHERE expires_at <= ?");
+
+  /** @param {RecordRows} rows */
+  function index({ row, tokens, messages }) {
+    for (const token of tokens) insertToken.run(token, row.id);
+    for (const [channel, conversation, messageId] of messages)
+      insertMessage.run(channel, conversation, messageId, row.id);
+  }
+
+  /**
+   * One write. Run inside the group's transaction, where better-sqlite3 makes it a savepoint.
+   * @type {(op: WriteOp) => WriteValue}
+   */
+  const write = db.transaction((/** @type {WriteOp} */ op) => {
+    switch (op.kind) {
+      case "create": {
+        if (insert.run(op.row).changes === 0) return false;
+        index(op);
+        return true;
+      }
+      case "compareAndSet": {
+        const previous = /** @type {string | undefined} */ (currentStatus.get(op.row.id, op.expected));
+        if (previous === undefined) return null;
+        if (update.run({ ...op.row, expected: op.expected }).changes !== 1) return null;
+        deleteTokens.run(op.row.id);
+        deleteMessages.run(op.row.id);
+        index(op);
+        return previous;
+      }
+      case "see":
+        return see.run({ key: op.key, expires: op.expires, now: op.now }).changes === 1;
+      case "lease":
+        return (
+          lease.run({ name: op.name, holder: op.holder, expires: op.expires, now: op.now }).changes === 1
+        );
+      case "release":
+        release.run(op.name, op.holder);
+        return null;
+      case "forget":
+        return forget.run(op.now).changes;
+      case "prune":
+        return prune.run(op.before, op.limit).changes;
+    }
+  });
+
+  /** @type {WriterStats} */
+  const stats = { writes: 0, transactions: 0, largestGroup: 0 };
+
+  // IMMEDIATE: take the write lock before reading, so a peer's commit cannot slip in between a
+  // compare-and-set's read and its write (a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT).
+  const group = db.transaction((/** @type {WriteOp[]} */ ops) =>
+    ops.map((op) => {
+      try {
+        return /** @type {const} */ ({ ok: true, value: write(op) });
+      } catch (error) {
+        // The savepoint was rolled back. Some errors (disk full, I/O) end the whole transaction: then
+        // nothing of the group can be kept, and the group fails as one.
+        if (!db.inTransaction) throw error;
+        return /** @type {const} */ ({ ok: false, error: errorShape(error) });
+      }
+    }),
+  );
+
+  return {
+    /**
+     * Carries out `ops` in one durable transaction; each outcome is final once this returns.
+     * @param {WriteOp[]} ops
+     * @returns {GroupResult}
+     */
+    run(ops) {
+      try {
+        const outcomes = group.immediate(ops);
+        stats.transactions++;
+        stats.writes += ops.length;
+        stats.largestGroup = Math.max(stats.largestGroup, ops.length);
+        return { ok: true, outcomes, stats: { ...stats } };
+      } catch (error) {
+        return { ok: false, error: errorShape(error), stats: { ...stats } };
+      }
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createWriter>} Writer */
