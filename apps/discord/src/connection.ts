@@ -162,6 +162,17 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
       stopForwarding: forward(gatewayClient, hub),
       login: Promise.resolve(),
     };
+    // discord.js gave the connection up for good (e.g. close code 4004): open a new one.
+    gatewayClient.on(Events.ShardDisconnect, (event) => {
+      if (live !== conn || opening) return;
+      logger.warn(
+        { channel: "discord", code: event.code },
+        "Discord: the gateway connection ended, reconnecting",
+      );
+      void teardown(conn).then(() => {
+        if (wanted) keepConnecting();
+      });
+    });
     conn.login = loginWithin(gatewayClient, token);
     live = conn;
     try {
@@ -226,15 +237,17 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
     }
   };
 
+  function keepConnecting(): void {
+    wanted = true;
+    if (live || retrying) return;
+    retrying = retryLoop().finally(() => {
+      retrying = undefined;
+    });
+  }
+
   return {
     connect,
-    keepConnecting() {
-      wanted = true;
-      if (live || retrying) return;
-      retrying = retryLoop().finally(() => {
-        retrying = undefined;
-      });
-    },
+    keepConnecting,
     async close() {
       wanted = false;
       wake?.();

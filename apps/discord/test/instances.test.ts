@@ -155,6 +155,24 @@ describe("several instances on one token", () => {
   }, 20_000);
 });
 
+describe("a connection Discord ends", () => {
+  it("is opened again when discord.js gives it up (close code 4004), and taps work", async () => {
+    const discord = await fake();
+    const store = createMemoryStore();
+    const { running, broker } = await instance(discord, store, "a");
+
+    discord.dropConnections(4004); // Authentication failed: discord.js does not reconnect by itself
+    await discord.waitUntil(() => discord.sessions().length === 2 && connected(discord) === 1, 10_000);
+    expect(running.holdsGateway).toBe(true);
+
+    const channelId = discord.guild.channelId;
+    const asked = broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+    const prompt = await discord.waitUntil(() => discord.messages(channelId)[0]);
+    discord.user(ALICE).click(channelId, prompt.id, "Nowhere");
+    expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["Nowhere"] } } });
+  }, 20_000);
+});
+
 describe("delivering again", () => {
   it("posts a prompt once when it is delivered twice (a repair after a crash mid-send)", async () => {
     const discord = await fake();
