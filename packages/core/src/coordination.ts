@@ -83,7 +83,7 @@ export interface KeepLeaseOptions {
 export interface LeaseKeeper {
   /** True while this instance holds the lease. */
   readonly held: boolean;
-  /** Stops trying, releases the lease if held and calls `onLost`. */
+  /** Stops trying; if it held the lease, calls `onLost` and then releases the lease. */
   stop(): Promise<void>;
 }
 
@@ -145,8 +145,9 @@ export function keepLease(options: KeepLeaseOptions): LeaseKeeper {
       cancel?.();
       await turn;
       if (held) {
-        await options.coordination.releaseLease(options.name, options.holder).catch(() => undefined);
+        // Close the connection first, then free the lease: the next holder never overlaps with it.
         await change(false);
+        await options.coordination.releaseLease(options.name, options.holder).catch(() => undefined);
       }
     },
   };
