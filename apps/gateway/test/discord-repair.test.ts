@@ -1,0 +1,171 @@
+/**
+ * Repair after a crash on Discord (SPEC §4): a real gateway process is killed (kill -9) while the fake
+ * Discord holds its request open — the prompt being posted, or the summary edit — and a new process on
+ * the same database finishes the job: one prompt in the channel, answerable by a tap; the summary edited.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call, deployInput, tempDir } from "./harness.ts";
+
+const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
+const children: ChildProcess[] = [];
+const fakes: FakeDiscord[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const fake of fakes.splice(0)) await fake.close();
+});
+
+async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, "start"], {
+    env: {
+      ...process.env,
+      ASK_USER_PORT: "0",
+      ASK_USER_LOG_LEVEL: "warn",
+      ASK_USER_CLAIM_SECONDS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000);
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const match = /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}:\n${output}`)));
+  });
+  return { child, url };
+}
+
+async function kill9(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+}
+
+async function world() {
+  const discord = await createFakeDiscord();
+  fakes.push(discord);
+  const env = {
+    ASK_USER_DB: join(tempDir(), "gw.db"),
+    DISCORD_BOT_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiUrl,
+  };
+  const channelId = discord.guild.channelId;
+  const prompts = () =>
+    discord.messages(channelId).filter((m) => m.content.includes("Where should I deploy?"));
+  return { discord, env, channelId, prompts };
+}
+
+/**
+ * Waits for the restarted process's gateway connection: the dead one's lease runs out first (about 6 s),
+ * so taps before that would reach nobody.
+ */
+async function reconnected(discord: FakeDiscord): Promise<void> {
+  await discord.waitUntil(() => discord.sessions().some((s) => s.connected), 15_000);
+}
+
+/** Asks over HTTP; the call dies with the process, so its outcome is not awaited. */
+function ask(url: string, channelId: string): void {
+  call(`${url}/v1/questions`, "POST", { ...deployInput, target: `discord:${channelId}` }).catch(
+    () => undefined,
+  );
+}
+
+describe("repair after a crash, on Discord", () => {
+  it("delivers a prompt whose send never reached Discord, from the restarted process; a tap answers it", async () => {
+    const { discord, env, channelId, prompts } = await world();
+    const first = await startChild(env);
+    const held = discord.hold("createMessage");
+    ask(first.url, channelId);
+    await discord.waitUntil(() => held.calls.length === 1, 10_000);
+    await kill9(first.child);
+    held.drop();
+    expect(prompts()).toEqual([]);
+
+    const second = await startChild(env);
+    const prompt = await discord.waitUntil(() => prompts()[0], 10_000);
+    const [question] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+    expect(question.deliveries).toEqual([expect.objectContaining({ messageId: prompt.id, kind: "prompt" })]);
+
+    await reconnected(discord);
+    const tap = discord.user({ id: "42", username: "ada" }).click(channelId, prompt.id, "Production");
+    expect(await discord.waitForResponse(tap)).toMatchObject({ type: 7 });
+    const answered = await call(`${second.url}/v1/questions/${question.id}`, "GET");
+    expect(answered.body.result).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // a later sweep finds nothing to do
+    const fromBot = discord.messages(channelId).filter((m) => m.author.id === discord.bot.id);
+    expect(fromBot.map((m) => m.id)).toEqual([prompt.id]);
+    expect(fromBot[0]?.content).toMatch(/^✅ Deploy: Production — /);
+  }, 60_000);
+
+  it("posts no second prompt when the cut-off send did reach Discord: the repair gets the same message", async () => {
+    const { discord, env, channelId, prompts } = await world();
+    const first = await startChild(env);
+    const held = discord.hold("createMessage");
+    ask(first.url, channelId);
+    await discord.waitUntil(() => held.calls.length === 1, 10_000);
+    await kill9(first.child);
+    held.release(); // Discord posts it; the dead process never learns its id
+    const posted = await discord.waitUntil(() => prompts()[0]);
+
+    const second = await startChild(env);
+    const question = await vi.waitFor(
+      async () => {
+        const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+        expect(pending?.deliveries).toHaveLength(1);
+        return pending;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(question.deliveries).toEqual([expect.objectContaining({ messageId: posted.id, kind: "prompt" })]);
+    expect(discord.calls.filter((c) => c.route === "createMessage")).toHaveLength(2); // it did send again
+    expect(prompts()).toHaveLength(1);
+
+    await reconnected(discord);
+    const tap = discord
+      .user({ id: "42", username: "ada" })
+      .click(channelId, posted.id, "Staging (Recommended)");
+    expect(await discord.waitForResponse(tap)).toMatchObject({ type: 7 });
+    expect(discord.message(channelId, posted.id)?.content).toMatch(/^✅ Deploy: Staging \(Recommended\)/);
+  }, 60_000);
+
+  it("edits the summary that a crash cut off, from the restarted process", async () => {
+    const { discord, env, channelId, prompts } = await world();
+    const first = await startChild(env);
+    ask(first.url, channelId);
+    const prompt = await discord.waitUntil(() => prompts()[0], 10_000);
+    const [question] = (await call(`${first.url}/v1/questions?status=pending`, "GET")).body.questions;
+    const held = discord.hold("editMessage");
+    call(`${first.url}/v1/questions/${question.id}/answer`, "POST", {
+      answers: { deploy_target: ["Production"] },
+    }).catch(() => undefined);
+    await discord.waitUntil(() => held.calls.length === 1, 10_000);
+    await kill9(first.child);
+    held.drop();
+    expect(discord.message(channelId, prompt.id)?.content).toContain("Where should I deploy?");
+
+    await startChild(env);
+    const edited = await discord.waitUntil(() => {
+      const message = discord.message(channelId, prompt.id);
+      return message?.content.startsWith("✅") ? message : undefined;
+    }, 10_000);
+    expect(edited.content).toMatch(/^✅ Deploy: Production — .+ via HTTP API$/);
+    expect(edited.components).toEqual([]);
+  }, 60_000);
+});
