@@ -7,10 +7,10 @@ import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
 import { CHANNEL_PLUGINS, type ChannelPlugin, type RunningChannel } from "./channels.ts";
 import { type GatewayConfig, loadConfig } from "./config.ts";
-import { createHttpServer, type HttpServer } from "./http/server.ts";
+import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/server.ts";
 import { createLocalBackend } from "./local-backend.ts";
 import { brokerLogger, createLogger } from "./log.ts";
-import { createMcpHttpHandler } from "./mcp/http.ts";
+import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
 
 const DAY_MS = 86_400_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
@@ -99,9 +99,13 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     defaultTarget: config.defaultTarget,
     channels: channelNames,
   });
+  // Without a token only the gateway's own names are served (with a token, the token guards every call).
+  const ownNames = config.token ? undefined : ownHostNames(config);
+  let port = config.port;
   const mcp = createMcpHttpHandler({
     backend,
     ...(config.defaultTarget ? { defaultTarget: config.defaultTarget } : {}),
+    transportSecurity: () => (ownNames ? mcpTransportSecurity(ownNames, port) : undefined),
   });
   const http = createHttpServer({
     broker: liveBroker,
@@ -111,8 +115,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     logger,
     mcp,
     textInbound: channelNames.has("text"),
-    // With a token the token guards every call; without one, only the gateway's own names are served.
-    ...(config.token ? {} : { allowedHosts: ownHostNames(config) }),
+    webhooks: webhooksOf(channels),
+    ...(ownNames ? { allowedHosts: ownNames } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     http.server.once("error", reject);
@@ -122,6 +126,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     });
   });
   const address = http.server.address() as AddressInfo;
+  port = address.port;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
@@ -182,4 +187,27 @@ function ownHostNames(config: GatewayConfig): ReadonlySet<string> {
   const names = new Set(["127.0.0.1", "localhost", "[::1]", ...config.allowedHosts]);
   names.add(config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host);
   return names;
+}
+
+/**
+ * The MCP SDK transport's exact Host values and Origins for a token-less gateway on `port`: its own
+ * names with and without the port (a reverse proxy named in ASK_USER_ALLOWED_HOSTS may drop it).
+ */
+function mcpTransportSecurity(names: ReadonlySet<string>, port: number): McpTransportSecurity {
+  const hosts = [...names].flatMap((name) => [name, `${name}:${port}`]);
+  const origins = hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
+  return { allowedHosts: hosts, allowedOrigins: origins };
+}
+
+/**
+ * The platforms' inbound webhooks, mounted at `/channels/<name>/…`: a running channel that receives
+ * over HTTP offers a `webhook` handler (`(Request) => Promise<Response>`) instead of its own port.
+ */
+function webhooksOf(channels: RunningChannel[]): Map<string, WebhookHandler> {
+  const webhooks = new Map<string, WebhookHandler>();
+  for (const running of channels) {
+    const { webhook } = running as RunningChannel & { webhook?: WebhookHandler };
+    if (webhook) webhooks.set(running.channel.name, webhook);
+  }
+  return webhooks;
 }

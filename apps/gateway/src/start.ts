@@ -24,8 +24,8 @@ export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
   const channels = gateway.channels.map((running) => running.describe);
   const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
-  // The operator's own terminal: the link carries the token so the page opens without asking for it.
-  const panel = config.token ? `${url}/?token=${encodeURIComponent(config.token)}` : `${url}/`;
+  // Never the token itself (terminal scrollback, screen shares, CI logs): the page asks for it once.
+  const panel = config.token ? `${url}/ (open it and paste the value of ASK_USER_TOKEN)` : `${url}/`;
   const lines = [
     "",
     "  ask-user gateway is running",

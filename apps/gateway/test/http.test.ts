@@ -174,7 +174,10 @@ describe("HTTP API", () => {
     expect(
       (await call(`${gw.url}/v1/questions`, "GET", undefined, { authorization: `Bearer ${token}` })).status,
     ).toBe(200);
-    expect((await call(`${gw.url}/v1/questions?token=${token}`, "GET")).status).toBe(200);
+    // The query token is for EventSource on /v1/events only: anywhere else it is refused.
+    const query = await call(`${gw.url}/v1/questions?token=${token}`, "GET");
+    expect(query.status).toBe(401);
+    expect(query.body.error.message).toContain("only on GET /v1/events");
     expect((await call(`${gw.url}/mcp`, "POST", {})).status).toBe(401);
     expect(await call(`${gw.url}/healthz`, "GET")).toEqual({
       status: 200,

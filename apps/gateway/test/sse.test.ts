@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import type { AskUserBroker, AskUserEvent, QuestionRecord } from "@ask-user/core";
+import { Hono } from "hono";
+import { describe, expect, it, vi } from "vitest";
+import type { GatewayEnv } from "../src/http/env.ts";
+import { EventStream } from "../src/http/events.ts";
 import { call, deployInput, testGateway } from "./harness.ts";
 
 interface SseEvent {
@@ -86,6 +90,57 @@ describe("GET /v1/events", () => {
     // A bare counter from an older release is not guessed at either.
     const legacy = await readEvents(`${second.url}/v1/events`, 1, { "last-event-id": "1" });
     expect(legacy.map((e) => e.event)).toEqual(["reset"]);
+  });
+
+  it("cuts off a client that stopped reading once 1000 events wait for it, and gives a reader all of them", async () => {
+    const listeners = new Set<(event: AskUserEvent) => void>();
+    const broker = {
+      subscribe(listener: (event: AskUserEvent) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } as unknown as AskUserBroker;
+    const events = new EventStream(broker);
+    const app = new Hono<GatewayEnv>().get("/events", (c) => events.serve(c));
+    const stalled = await app.request("/events"); // its body is never read
+    const reader = await app.request("/events");
+    const received: string[] = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of reader.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (const match of buffer.matchAll(/^id: (\S+)$/gm)) received.push(match[1] ?? "");
+        buffer = buffer.slice(buffer.lastIndexOf("\n\n") + 2);
+      }
+    })();
+    expect(stalled.status).toBe(200);
+    expect(events.size).toBe(2);
+    for (let i = 1; i <= 1500; i++) {
+      const record = { id: `q${i}`, status: "pending" } as QuestionRecord;
+      for (const listener of listeners) listener({ type: "question.requested", record });
+      if (i % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 0)); // the reader reads
+    }
+    await vi.waitFor(() => expect(received).toHaveLength(1500));
+    expect(received.map((id) => Number(id.split("-")[1]))).toEqual(
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
+    expect(events.size).toBe(1); // the stalled client is gone, the reader stays
+    events.close();
+    await reading; // closing ends the reader's stream
+  });
+
+  it("ends open streams at shutdown and closes at once, without waiting for the 2 s cut-off", async () => {
+    const gw = await testGateway();
+    const response = await fetch(`${gw.url}/v1/events`);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read(); // the stream is open
+    const started = Date.now();
+    await gw.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      // drained to its end: the stream ended cleanly
+    }
   });
 
   it("needs the token when one is set (also as ?token= for EventSource)", async () => {

@@ -112,7 +112,7 @@ describe("web panel: live, time and auth", { timeout: 30_000 }, () => {
     expect(apiCalls.length).toBeGreaterThan(0);
     expect(apiCalls.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
 
-    // The banner's link opens the panel without asking.
+    // A link with ?token= (which the banner no longer prints) still opens the panel without asking.
     const linked = await openPanel(`${gw.url}/?token=${TOKEN}`);
     await linked.locator(`[data-question-id="${id}"]`).waitFor();
     expect(await linked.getByLabel("Token").count()).toBe(0);

@@ -1,14 +1,14 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type AskUserBroker,
   InvalidAskUserInputError,
-  type QuestionRecord,
   type QuestionStatus,
   type Target,
   type TransitionOutcome,
 } from "@ask-user/core";
+import type { Context, Hono } from "hono";
 import { toPublic } from "../api.ts";
 import { waitWhilePending } from "../wait.ts";
+import type { GatewayEnv } from "./env.ts";
 import { actorOf, parseCreate } from "./parse.ts";
 import { HttpError, readObject, sendJson } from "./respond.ts";
 
@@ -19,8 +19,12 @@ export interface QuestionRoutesContext {
   channels: ReadonlySet<string>;
 }
 
+type C = Context<GatewayEnv>;
+
 const STATUSES = new Set(["pending", "answered", "skipped", "expired", "cancelled", "undeliverable"]);
 const MAX_WAIT_SECONDS = 300;
+/** Question ids as the broker makes them; anything else is an unknown path. */
+const ID = ":id{[A-Za-z0-9_-]{1,64}}";
 
 function inputError(error: unknown): never {
   if (error instanceof InvalidAskUserInputError) {
@@ -29,134 +33,87 @@ function inputError(error: unknown): never {
   throw error;
 }
 
-async function found(broker: AskUserBroker, id: string): Promise<QuestionRecord> {
-  const record = await broker.get(id);
-  if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
-  return record;
-}
-
-function transitionResult(res: ServerResponse, outcome: TransitionOutcome): void {
-  if (outcome.ok) {
-    sendJson(res, 200, toPublic(outcome.record));
-    return;
-  }
+function transitionResult(c: C, outcome: TransitionOutcome): Response {
+  if (outcome.ok) return sendJson(c, 200, toPublic(outcome.record));
   if (outcome.reason === "unknown") throw new HttpError(404, "not_found", outcome.message);
   if (outcome.reason === "invalid")
     throw new HttpError(422, "invalid_answers", outcome.message, outcome.issues);
   throw new HttpError(409, outcome.reason, outcome.message);
 }
 
-/** `POST /v1/questions`: create and deliver; 201 with the question. */
-export async function createQuestion(ctx: QuestionRoutesContext, req: IncomingMessage, res: ServerResponse) {
-  const { input, options } = parseCreate(await readObject(req), {
-    target: ctx.defaultTarget,
-    channels: ctx.channels,
-  });
-  const record = await ctx.broker.create(input, options).catch(inputError);
-  sendJson(res, 201, toPublic(record));
-}
-
 /**
- * `POST /v1/ask`: create and wait; the client closing the request cancels the question at any moment,
- * including while the prompt is still being delivered.
+ * The question routes under `/v1`: create, list, read (long-poll), answer, skip, cancel, and
+ * create-and-wait. Bodies were read and checked (JSON, size) by the app's middleware.
  */
-export async function askAndWait(ctx: QuestionRoutesContext, req: IncomingMessage, res: ServerResponse) {
-  const { input, options } = parseCreate(await readObject(req), {
-    target: ctx.defaultTarget,
-    channels: ctx.channels,
+export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesContext): void {
+  const create = (c: C) => parseCreate(readObject(c), { target: ctx.defaultTarget, channels: ctx.channels });
+
+  /** Create and deliver; 201 with the question. */
+  app.post("/v1/questions", async (c) => {
+    const { input, options } = create(c);
+    const record = await ctx.broker.create(input, options).catch(inputError);
+    return sendJson(c, 201, toPublic(record));
   });
-  const abort = new AbortController();
-  const onClose = () => {
-    if (!res.writableEnded) abort.abort();
-  };
-  res.on("close", onClose);
-  try {
-    const result = await ctx.broker.ask(input, { ...options, signal: abort.signal }).catch(inputError);
-    if (!abort.signal.aborted) sendJson(res, 200, result);
-  } finally {
-    res.off("close", onClose);
-  }
-}
 
-/** `GET /v1/questions?status=&runId=`. */
-export async function listQuestions(
-  ctx: QuestionRoutesContext,
-  _req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-) {
-  const status = url.searchParams.get("status");
-  if (status !== null && !STATUSES.has(status)) {
-    throw new HttpError(400, "invalid_query", `status must be one of ${[...STATUSES].join(", ")}.`);
-  }
-  const filter: { status?: QuestionStatus; runId?: string } = {};
-  if (status !== null) filter.status = status as QuestionStatus;
-  const runId = url.searchParams.get("runId");
-  if (runId !== null) filter.runId = runId;
-  const records = await ctx.broker.list(filter);
-  sendJson(res, 200, { questions: records.map(toPublic) });
-}
+  /** `?status=&runId=`. */
+  app.get("/v1/questions", async (c) => {
+    const status = c.req.query("status");
+    if (status !== undefined && !STATUSES.has(status)) {
+      throw new HttpError(400, "invalid_query", `status must be one of ${[...STATUSES].join(", ")}.`);
+    }
+    const filter: { status?: QuestionStatus; runId?: string } = {};
+    if (status !== undefined) filter.status = status as QuestionStatus;
+    const runId = c.req.query("runId");
+    if (runId !== undefined) filter.runId = runId;
+    const records = await ctx.broker.list(filter);
+    return sendJson(c, 200, { questions: records.map(toPublic) });
+  });
 
-/** `GET /v1/questions/:id?wait=SECONDS`: long-polls while the question is pending. */
-export async function getQuestion(
-  ctx: QuestionRoutesContext,
-  _req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  id: string,
-) {
-  const waitText = url.searchParams.get("wait");
-  const wait = waitText === null ? 0 : Number(waitText);
-  if (!Number.isFinite(wait) || wait < 0) {
-    throw new HttpError(400, "invalid_query", `wait must be a number of seconds (0-${MAX_WAIT_SECONDS}).`);
-  }
-  // The response closing before we answered means the client went away (IncomingMessage's own "close"
-  // fires as soon as the request body is read, so it is the wrong signal).
-  const closed = new AbortController();
-  const onClose = () => closed.abort();
-  res.on("close", onClose);
-  const waitMs = Math.min(wait, MAX_WAIT_SECONDS) * 1000;
-  const record = await waitWhilePending(ctx.broker, id, waitMs, closed.signal).finally(() =>
-    res.off("close", onClose),
+  /** `?wait=SECONDS`: long-polls while the question is pending; the client going away ends the wait. */
+  app.get(`/v1/questions/${ID}`, async (c) => {
+    const id = c.req.param("id");
+    const waitText = c.req.query("wait");
+    const wait = waitText === undefined ? 0 : Number(waitText);
+    if (!Number.isFinite(wait) || wait < 0) {
+      throw new HttpError(400, "invalid_query", `wait must be a number of seconds (0-${MAX_WAIT_SECONDS}).`);
+    }
+    const waitMs = Math.min(wait, MAX_WAIT_SECONDS) * 1000;
+    const record = await waitWhilePending(ctx.broker, id, waitMs, c.req.raw.signal);
+    if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
+    return sendJson(c, 200, toPublic(record));
+  });
+
+  /** `{ answers, surface?, name? }`. */
+  app.post(`/v1/questions/${ID}/answer`, async (c) => {
+    const id = c.req.param("id");
+    const body = readObject(c);
+    if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
+    if (body.answers === undefined) {
+      throw new HttpError(422, "invalid_answers", 'Send { "answers": { "<question id>": ["<value>"] } }.', [
+        { path: "answers", message: "answers is required." },
+      ]);
+    }
+    return transitionResult(c, await ctx.broker.answer(id, body.answers, actorOf(body)));
+  });
+
+  app.post(`/v1/questions/${ID}/skip`, async (c) => {
+    const body = readObject(c);
+    return transitionResult(c, await ctx.broker.skip(c.req.param("id"), actorOf(body)));
+  });
+
+  /** Cancel. */
+  app.delete(`/v1/questions/${ID}`, async (c) =>
+    transitionResult(c, await ctx.broker.cancel(c.req.param("id"), { channel: "http", userId: "operator" })),
   );
-  if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
-  sendJson(res, 200, toPublic(record));
-}
 
-/** `POST /v1/questions/:id/answer` with `{ answers }`. */
-export async function answerQuestion(
-  ctx: QuestionRoutesContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-) {
-  const body = await readObject(req);
-  await found(ctx.broker, id);
-  if (body.answers === undefined) {
-    throw new HttpError(422, "invalid_answers", 'Send { "answers": { "<question id>": ["<value>"] } }.', [
-      { path: "answers", message: "answers is required." },
-    ]);
-  }
-  transitionResult(res, await ctx.broker.answer(id, body.answers, actorOf(body)));
-}
-
-/** `POST /v1/questions/:id/skip`. */
-export async function skipQuestion(
-  ctx: QuestionRoutesContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-) {
-  const body = await readObject(req);
-  transitionResult(res, await ctx.broker.skip(id, actorOf(body)));
-}
-
-/** `DELETE /v1/questions/:id`: cancel. */
-export async function cancelQuestion(
-  ctx: QuestionRoutesContext,
-  _req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-) {
-  transitionResult(res, await ctx.broker.cancel(id, { channel: "http", userId: "operator" }));
+  /**
+   * Create and wait; the client closing the request cancels the question at any moment, including
+   * while the prompt is still being delivered.
+   */
+  app.post("/v1/ask", async (c) => {
+    const { input, options } = create(c);
+    const signal = c.req.raw.signal;
+    const result = await ctx.broker.ask(input, { ...options, signal }).catch(inputError);
+    return sendJson(c, 200, result);
+  });
 }

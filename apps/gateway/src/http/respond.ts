@@ -1,101 +1,117 @@
-import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Logger } from "pino";
 import type { ApiErrorBody } from "../api.ts";
+import type { GatewayEnv } from "./env.ts";
 
-/** An error that becomes `{ error: { code, message, issues? } }` with its status. */
-export class HttpError extends Error {
+/** A field problem, with its path (`questions[0].id`). */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/**
+ * An expected HTTP failure: becomes `{ error: { code, message, issues? } }` with its status (and extra
+ * headers such as `WWW-Authenticate`, `Allow`, `Retry-After`) through the app's one error handler.
+ */
+export class HttpError extends HTTPException {
+  override name = "HttpError";
   constructor(
-    readonly status: number,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
-    readonly issues?: Array<{ path: string; message: string }>,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
   ) {
-    super(message);
+    super(status, { message });
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-  });
-  res.end(text);
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+/** A JSON response that no cache keeps. */
+export function sendJson(
+  c: Context,
+  status: ContentfulStatusCode,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return c.body(JSON.stringify(body), status, { ...JSON_HEADERS, ...headers });
 }
 
-export function sendError(res: ServerResponse, error: HttpError): void {
+/** The JSON error response of an {@link HttpError}. */
+export function sendError(c: Context, error: HttpError): Response {
   const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
   if (error.issues) body.error.issues = error.issues;
-  sendJson(res, error.status, body);
+  return sendJson(c, error.status, body, error.headers);
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const CODES: Partial<Record<number, string>> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+};
 
-/** Reads a JSON body (at most 1 MiB); an empty body is `{}`. */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const type = req.headers["content-type"];
-  if (type !== undefined && !/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new HttpError(
-      415,
-      "unsupported_media_type",
-      `Send JSON (content-type: application/json), not ${type}.`,
+/**
+ * The app's one error mapping: an {@link HttpError} (or Hono's own `HTTPException`) is its JSON error; a
+ * store or broker that is closing is a 503; anything else is a bug, logged once with the request and
+ * answered with a 500 that leaks nothing.
+ */
+export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
+  return (error, c) => {
+    if (error instanceof HttpError) return sendError(c, error);
+    if (error instanceof HTTPException) {
+      const code = CODES[error.status] ?? "http_error";
+      return sendError(c, new HttpError(error.status, code, error.message || code.replaceAll("_", " ")));
+    }
+    if ("code" in error && error.code === "closed") {
+      const message = "The gateway is shutting down; the question stays pending.";
+      return sendError(c, new HttpError(503, "shutting_down", message));
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, "request failed");
+    return sendError(
+      c,
+      new HttpError(500, "internal", "Something went wrong on the gateway; it was logged."),
     );
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new HttpError(413, "body_too_large", "The request body is larger than 1 MiB.");
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8").trim();
+  };
+}
+
+/** Unknown paths: a JSON 404 that says where the API is. */
+export const notFound: NotFoundHandler<GatewayEnv> = (c) =>
+  sendError(
+    c,
+    new HttpError(404, "not_found", `No route ${c.req.method} ${c.req.path}. The API lives under /v1.`),
+  );
+
+/** A 405 naming the methods the path has (sorted), in `Allow` and in the message. */
+export function methodNotAllowed(c: Context, methods: string[]): Response {
+  const allow = [...methods].sort().join(", ");
+  const message = `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow}).`;
+  return sendError(c, new HttpError(405, "method_not_allowed", message, undefined, { allow }));
+}
+
+/** The request body as JSON (an empty body is `{}`), or a 400. Read by `bodyGuard` first. */
+export function readJson(c: Context<GatewayEnv>): unknown {
+  const text = new TextDecoder().decode(c.get("body")).trim();
   if (text === "") return {};
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HttpError(
-      400,
-      "invalid_json",
-      `The request body is not valid JSON: ${(error as Error).message}`,
-    );
+    const reason = (error as Error).message;
+    throw new HttpError(400, "invalid_json", `The request body is not valid JSON: ${reason}`);
   }
 }
 
-/** An object body, or a 400. */
-export async function readObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const body = await readJson(req);
+/** The request body as a JSON object, or a 400. */
+export function readObject(c: Context<GatewayEnv>): Record<string, unknown> {
+  const body = readJson(c);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new HttpError(400, "invalid_body", "The request body must be a JSON object.");
   }
   return body as Record<string, unknown>;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * Checks the bearer token (`Authorization: Bearer …`, or `?token=` for EventSource and links). Throws
- * a 401 when a token is configured and the request lacks it.
- */
-export function authenticate(req: IncomingMessage, url: URL, token: string | undefined): void {
-  if (token === undefined) return;
-  const header = req.headers.authorization;
-  const given = header?.startsWith("Bearer ") ? header.slice(7).trim() : url.searchParams.get("token");
-  if (given === null || given === undefined || given === "") {
-    throw new HttpError(
-      401,
-      "unauthorized",
-      "This gateway needs a token: send Authorization: Bearer <ASK_USER_TOKEN>.",
-    );
-  }
-  if (!sameSecret(given, token)) throw new HttpError(401, "unauthorized", "The token is wrong.");
 }

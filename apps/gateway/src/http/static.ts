@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { webDistDir } from "@ask-user/web/build";
+import type { Context } from "hono";
 import { HttpError, sendJson } from "./respond.ts";
 
 const TYPES: Record<string, string> = {
@@ -27,24 +27,19 @@ const PAGE_HEADERS = {
   "x-frame-options": "DENY",
 };
 
-/** Paths the web panel is served on; they need no token (the page asks for it and sends it to /v1). */
-export function isStaticPath(path: string): boolean {
-  return path === "/" || path.startsWith("/assets/");
-}
-
 /** Serves the built web panel (`apps/web/dist`): `GET /` and `GET /assets/*`. */
 export interface StaticSite {
   /** `GET /`: the panel's page; a JSON client (`Accept: application/json`) gets the service description. */
-  index(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  index(c: Context): Promise<Response>;
   /** `GET /assets/<file>`: a hashed, immutable file of the build. */
-  asset(req: IncomingMessage, res: ServerResponse, file: string): Promise<void>;
+  asset(c: Context): Promise<Response>;
 }
 
 /** The service description `GET /` answered before the panel existed; JSON clients still get it. */
 const DESCRIPTION = { name: "ask-user", web: "/", api: "/v1", mcp: "/mcp", events: "/v1/events" };
 
-function wantsJson(req: IncomingMessage): boolean {
-  const accept = req.headers.accept ?? "";
+function wantsJson(c: Context): boolean {
+  const accept = c.req.header("accept") ?? "";
   return accept.includes("application/json") && !accept.includes("text/html");
 }
 
@@ -55,8 +50,8 @@ function wantsJson(req: IncomingMessage): boolean {
 export function createStaticSite(root: string = webDistDir): StaticSite {
   const assets = join(root, "assets");
   return {
-    async index(req, res) {
-      if (wantsJson(req)) return sendJson(res, 200, DESCRIPTION);
+    async index(c) {
+      if (wantsJson(c)) return sendJson(c, 200, DESCRIPTION);
       let html: Buffer;
       try {
         html = await readFile(join(root, "index.html"));
@@ -64,25 +59,22 @@ export function createStaticSite(root: string = webDistDir): StaticSite {
         const text =
           "The web panel is not built yet. Run `pnpm start` (it builds the panel when needed) or " +
           "`pnpm --filter @ask-user/web build`, then reload. The API is at /v1.\n";
-        res.writeHead(503, {
+        return c.body(text, 503, {
           "content-type": "text/plain; charset=utf-8",
           "cache-control": "no-store",
           "retry-after": "5",
-          "content-length": Buffer.byteLength(text),
         });
-        res.end(text);
-        return;
       }
-      res.writeHead(200, {
+      return c.body(new Uint8Array(html), 200, {
         ...PAGE_HEADERS,
-        "content-type": TYPES[".html"],
+        "content-type": TYPES[".html"] ?? "text/html",
         "cache-control": "no-cache",
-        "content-length": html.length,
       });
-      res.end(html);
     },
 
-    async asset(_req, res, file) {
+    async asset(c) {
+      // The raw path, decoded here once: the traversal check sees exactly what is read.
+      const file = new URL(c.req.url).pathname.slice("/assets/".length);
       let name: string;
       try {
         name = decodeURIComponent(file);
@@ -99,14 +91,12 @@ export function createStaticSite(root: string = webDistDir): StaticSite {
       } catch {
         throw new HttpError(404, "not_found", "No such asset (the panel may have been rebuilt: reload).");
       }
-      res.writeHead(200, {
+      return c.body(new Uint8Array(body), 200, {
         "content-type": TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
         // Vite puts a content hash in every asset's name: a changed file has a new name.
         "cache-control": "public, max-age=31536000, immutable",
         "x-content-type-options": "nosniff",
-        "content-length": body.length,
       });
-      res.end(body);
     },
   };
 }

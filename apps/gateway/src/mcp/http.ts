@@ -17,6 +17,18 @@ export interface McpHttpHandlerOptions extends McpServerOptions {
   idleSessionMs?: number;
   /** Largest POST body read when none is given to `handle`. Default 4 MiB (the SDK's bound). */
   maxBodyBytes?: number;
+  /**
+   * The SDK transport's own DNS-rebinding protection, read when a session opens (the gateway knows its
+   * port only once it listens): the exact `Host` values and `Origin`s it accepts. Undefined: none
+   * (the gateway's middleware checks Host and Origin for every route anyway).
+   */
+  transportSecurity?: () => McpTransportSecurity | undefined;
+}
+
+/** `allowedHosts` / `allowedOrigins` of the SDK's Streamable HTTP transport (exact header values). */
+export interface McpTransportSecurity {
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
 }
 
 /** The gateway's `/mcp` route. */
@@ -59,6 +71,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxSessions = DEFAULT_MAX_SESSIONS,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     idleSessionMs = DEFAULT_IDLE_SESSION_MS,
+    transportSecurity,
     ...serverOptions
   } = options;
   const logger = serverOptions.logger ?? consoleLogger;
@@ -113,8 +126,10 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sendError(res, 503, -32000, `Too many MCP sessions with calls in flight (${maxSessions}).`);
     }
     const server = createMcpServer(serverOptions);
+    const security = transportSecurity?.();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      ...(security ? { enableDnsRebindingProtection: true, ...security } : {}),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, open: 0, lastSeen: Date.now() });
       },

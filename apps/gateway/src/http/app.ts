@@ -1,0 +1,80 @@
+import type { AskUserBroker, Target } from "@ask-user/core";
+import { Hono } from "hono";
+import { methodNotAllowed as allowHeader } from "hono/method-not-allowed";
+import type { Logger } from "pino";
+import type { GatewayEnv, WebhookHandler } from "./env.ts";
+import type { EventStream } from "./events.ts";
+import { bearerAuth, bodyGuard, drainGuard, hostGuard, MAX_BODY_BYTES, originGuard } from "./guards.ts";
+import { type McpMount, mountMcp, mountTextInbound, mountWebhooks } from "./inbound.ts";
+import { mountQuestionRoutes } from "./questions.ts";
+import { errorHandler, methodNotAllowed, notFound, sendJson } from "./respond.ts";
+import { createStaticSite } from "./static.ts";
+
+/** What the gateway's HTTP app serves. */
+export interface HttpAppOptions {
+  broker: AskUserBroker;
+  token: string | undefined;
+  defaultTarget: Target | undefined;
+  channels: ReadonlySet<string>;
+  logger: Logger;
+  mcp?: McpMount;
+  /** Present when the text channel runs: `POST /v1/channels/text/inbound`. */
+  textInbound?: boolean;
+  /**
+   * Host names the gateway answers to (DNS-rebinding guard for a gateway without a token: a web page
+   * whose name re-resolves to 127.0.0.1 still sends its own name in `Host`). Undefined: no check.
+   */
+  allowedHosts?: ReadonlySet<string>;
+  /** The built web panel served at `/` (default: `@ask-user/web`'s `dist` folder). */
+  webRoot?: string;
+  /**
+   * The chat platforms' inbound webhooks by channel name, mounted at `/channels/<name>/…` (a Telegram
+   * webhook, Slack's Events API and interactivity): web-standard handlers that authenticate their
+   * platform themselves.
+   */
+  webhooks?: ReadonlyMap<string, WebhookHandler>;
+  /** The one body limit, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/**
+ * The gateway's HTTP surface as one Hono app: the JSON API under `/v1` with its event stream, `/mcp`,
+ * the web panel, `/healthz` and the platforms' webhooks, behind one middleware stack — Host check,
+ * Origin / `Sec-Fetch-Site` check on state-changing requests, bearer token, draining, JSON bodies within
+ * one size limit — and one error mapping to `{ error: { code, message, issues? } }`.
+ *
+ * @example
+ * const app = createHttpApp({ broker, token, defaultTarget: undefined, channels, logger }, { events, draining: () => false });
+ * createAdaptorServer({ fetch: app.fetch }).listen(7310, "127.0.0.1");
+ */
+export function createHttpApp(
+  options: HttpAppOptions,
+  state: { events: EventStream; draining: () => boolean },
+): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  const web = createStaticSite(options.webRoot);
+
+  app.use(allowHeader({ app, onMethodNotAllowed: methodNotAllowed }));
+  app.use(hostGuard(options.allowedHosts));
+  app.use(originGuard());
+  app.use(bearerAuth(options.token));
+  app.use(drainGuard(state.draining));
+  app.use(bodyGuard(options.maxBodyBytes ?? MAX_BODY_BYTES));
+
+  app.get("/healthz", (c) => sendJson(c, 200, { ok: true, draining: state.draining() }));
+  app.get("/", (c) => web.index(c));
+  app.get("/assets/*", (c) => web.asset(c));
+  mountQuestionRoutes(app, {
+    broker: options.broker,
+    defaultTarget: options.defaultTarget,
+    channels: options.channels,
+  });
+  app.get("/v1/events", (c) => state.events.serve(c));
+  mountTextInbound(app, options.broker, options.textInbound === true);
+  mountMcp(app, options.mcp);
+  mountWebhooks(app, options.webhooks ?? new Map());
+
+  app.notFound(notFound);
+  app.onError(errorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,185 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { type GatewayEnv, isOpenPath, isWebhookPath, STATE_CHANGING } from "./env.ts";
+import { HttpError } from "./respond.ts";
+
+/**
+ * The gateway's middleware: each cross-cutting rule once, for every route. In order: Host (DNS
+ * rebinding), Origin / Sec-Fetch-Site (cross-site requests), bearer token, draining, body type and size.
+ */
+
+/** The one body limit (JSON under /v1, MCP messages, platform webhooks). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const REALM = 'Bearer realm="ask-user"';
+
+/**
+ * Refuses requests whose `Host` names another site: a web page whose name re-resolves to 127.0.0.1
+ * still sends its own name. `allowed` undefined: no check (a token guards the gateway). The platforms'
+ * webhooks are outside it: they come through public names and authenticate themselves.
+ */
+export function hostGuard(allowed: ReadonlySet<string> | undefined): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    if (allowed === undefined || isWebhookPath(c.req.path)) return next();
+    const host = c.req.header("host");
+    let hostname: string | undefined;
+    try {
+      hostname = host ? new URL(`http://${host}`).hostname.toLowerCase() : undefined;
+    } catch {
+      hostname = undefined;
+    }
+    if (hostname !== undefined && allowed.has(hostname)) return next();
+    throw new HttpError(
+      403,
+      "forbidden_host",
+      `This gateway answers to ${[...allowed].join(", ")}, not "${host ?? ""}" (a guard against DNS rebinding). ` +
+        "Set ASK_USER_TOKEN, or add the name to ASK_USER_ALLOWED_HOSTS.",
+    );
+  };
+}
+
+/** `host[:port]` of an origin or a Host header, lower-cased, default ports dropped; undefined if invalid. */
+function hostOf(value: string, scheme = "http:"): string | undefined {
+  try {
+    const url = new URL(value.includes("://") ? value : `${scheme}//${value}`);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a state-changing request (POST, PUT, PATCH, DELETE) that a browser sent from another site:
+ * `Sec-Fetch-Site: cross-site` or `same-site` (another port of the same host is another site's page),
+ * or an `Origin` that is not the gateway's own (`null` included). The own origin is the request's
+ * `Host` (the scheme may differ behind a TLS proxy). Clients that are not browsers send neither header.
+ */
+export function originGuard(): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    if (!STATE_CHANGING.has(c.req.method)) return next();
+    const site = c.req.header("sec-fetch-site");
+    if (site === "cross-site" || site === "same-site") {
+      throw forbiddenOrigin(`the browser says the request comes from a ${site} page`);
+    }
+    const origin = c.req.header("origin");
+    if (origin !== undefined) {
+      const own = hostOf(c.req.header("host") ?? "");
+      if (own === undefined || hostOf(origin) !== own) {
+        throw forbiddenOrigin(`it comes from ${JSON.stringify(origin)}, not from this gateway's own page`);
+      }
+    }
+    return next();
+  };
+}
+
+function forbiddenOrigin(why: string): HttpError {
+  return new HttpError(
+    403,
+    "forbidden_origin",
+    `Refused: ${why}. A page on another site may not change anything here; use the web panel this ` +
+      "gateway serves, or a client that is not a browser.",
+  );
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Bearer auth when a token is set: `Authorization: Bearer <token>` on every route but the open ones
+ * (the panel's files, `/healthz`) and the webhooks. `?token=` is taken on `GET /v1/events` only, which
+ * EventSource can't give headers; anywhere else it would end up in logs and shell history for nothing.
+ */
+export function bearerAuth(token: string | undefined): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (token === undefined || isOpenPath(path) || isWebhookPath(path)) return next();
+    const header = c.req.header("authorization");
+    let given: string | undefined;
+    if (header !== undefined) given = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+    else if (c.req.method === "GET" && path === "/v1/events") given = c.req.query("token");
+    if (given === undefined || given === "") {
+      const message =
+        header === undefined && c.req.query("token") !== undefined
+          ? "?token= is accepted only on GET /v1/events (EventSource can't send headers): send Authorization: Bearer <ASK_USER_TOKEN>."
+          : "This gateway needs a token: send Authorization: Bearer <ASK_USER_TOKEN>.";
+      throw new HttpError(401, "unauthorized", message, undefined, { "www-authenticate": REALM });
+    }
+    if (!sameSecret(given, token)) {
+      throw new HttpError(401, "unauthorized", "The token is wrong.", undefined, {
+        "www-authenticate": `${REALM}, error="invalid_token"`,
+      });
+    }
+    return next();
+  };
+}
+
+/** While the gateway drains, requests that would start something are refused (MCP refuses on its own). */
+export function drainGuard(draining: () => boolean): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    if (!draining() || c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/mcp") {
+      return next();
+    }
+    const message = "The gateway is shutting down; try again in a moment.";
+    throw new HttpError(503, "shutting_down", message, undefined, { "retry-after": "5" });
+  };
+}
+
+function isJson(type: string): boolean {
+  return /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type.trim());
+}
+
+/**
+ * Reads the body of a state-changing request once, at most `maxBytes` (413 beyond, whether or not a
+ * `Content-Length` was sent), into `c.var.body`. A body — or a `Content-Type` — must be JSON (415
+ * otherwise): that is what refuses an HTML form and a `no-cors` fetch, which can't send JSON. The
+ * webhooks are exempt from the type (Slack's interactivity is form-encoded) but not from the size.
+ */
+export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    if (!STATE_CHANGING.has(c.req.method)) return next();
+    const type = c.req.header("content-type");
+    const length = c.req.header("content-length");
+    const hasBody =
+      (length !== undefined && length.trim() !== "0") || c.req.header("transfer-encoding") !== undefined;
+    if (!isWebhookPath(c.req.path) && (hasBody || type !== undefined) && !isJson(type ?? "")) {
+      const sent = type === undefined ? "no Content-Type" : `Content-Type: ${type}`;
+      throw new HttpError(
+        415,
+        "unsupported_media_type",
+        `Send JSON with Content-Type: application/json (this request has ${sent}).`,
+      );
+    }
+    const tooLarge = () =>
+      new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
+    if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
+    c.set("body", hasBody ? await readLimited(c.req.raw, maxBytes, tooLarge) : new Uint8Array());
+    return next();
+  };
+}
+
+async function readLimited(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
