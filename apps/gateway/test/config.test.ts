@@ -25,7 +25,17 @@ describe("configuration from the environment", () => {
       answerers: "creator",
       textWebhookUrl: undefined,
       logLevel: "info",
+      claimSeconds: 30,
     });
+  });
+
+  it("refuses a claim time that is not 1-3600 whole seconds", () => {
+    for (const value of ["0", "1.5", "abc", "3601"]) {
+      expect(() => loadConfig({ ASK_USER_CLAIM_SECONDS: value }, [])).toThrow(
+        `ASK_USER_CLAIM_SECONDS must be a whole number of seconds from 1 to 3600, not "${value}".`,
+      );
+    }
+    expect(loadConfig({ ASK_USER_CLAIM_SECONDS: "2" }, []).claimSeconds).toBe(2);
   });
 
   it("reads every variable", () => {
