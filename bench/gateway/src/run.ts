@@ -3,10 +3,9 @@ import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAskUser, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
 import { startGateway } from "@ask-user/gateway";
-import { createSqliteStore } from "@ask-user/sqlite";
 import { pino } from "pino";
+import { sqliteFigures } from "./sqlite.ts";
 
 const input = {
   questions: [
@@ -113,53 +112,8 @@ console.log("");
   );
 }
 
-// 2. SQLite store transitions (durable compare-and-set, synchronous=FULL).
-{
-  const store = createSqliteStore({ path: join(dir, "store.db") });
-  const broker = createAskUser({ store, channels: [], logger: { warn() {}, error() {} } });
-  const records: QuestionRecord[] = [];
-  for (let i = 0; i < 1000; i++) records.push(await broker.create(input, {}));
-  let next = 0;
-  const transitions = await rate(1000, 1, async () => {
-    const record = records[next++] as QuestionRecord;
-    await broker.answer(record.id, { deploy_target: ["Production"] }, { channel: "bench", userId: "b" });
-  });
-  console.log(row("SQLite store transitions (answer, durable)", transitions, "transitions/s"));
-  await broker.close();
-  await store.close();
-}
-
-// 3. Time to reload 10,000 pending questions at start (new broker over the same file).
-{
-  const path = join(dir, "reload.db");
-  const store = createSqliteStore({ path });
-  const prompt = normalizeAskUserInput(input);
-  const now = Date.now();
-  const db = store as unknown as { create(r: QuestionRecord): Promise<void> };
-  for (let i = 0; i < 10_000; i++) {
-    await db.create({
-      id: `q${i.toString().padStart(6, "0")}`,
-      version: 1,
-      prompt,
-      answerers: { kind: "creator" },
-      locale: "en",
-      createdAt: now + i,
-      expiresAt: now + 900_000,
-      status: "pending",
-      tokens: [`T${i.toString().padStart(15, "0")}`],
-      deliveries: [],
-    });
-  }
-  await store.close();
-  const start = performance.now();
-  const reopened = createSqliteStore({ path });
-  const broker = createAskUser({ store: reopened, channels: [], logger: { warn() {}, error() {} } });
-  await broker.ready;
-  const ms = performance.now() - start;
-  console.log(row("reload 10,000 pending questions at start", ms, "ms"));
-  await broker.close();
-  await reopened.close();
-}
+// 2. The SQLite store: durable transitions, the event loop under load, reads, reload at start.
+await sqliteFigures(dir, row);
 
 rmSync(dir, { recursive: true, force: true });
 agent.destroy();

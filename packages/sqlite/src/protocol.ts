@@ -69,6 +69,12 @@ export type GroupResult =
   | { ok: true; outcomes: WriteOutcome[]; stats: WriterStats }
   | { ok: false; error: ErrorShape; stats: WriterStats };
 
+/** Carries out groups of writes on one connection (`createWriter` in `writer.mjs`). */
+export interface Writer {
+  /** Carries out `ops` in one durable transaction; each outcome is final once this returns. */
+  run(ops: WriteOp[]): GroupResult;
+}
+
 /** Main thread → writer thread. One group is sent at a time; the next waits for its reply. */
 export type ToWriter = { type: "group"; id: number; ops: WriteOp[] } | { type: "close" };
 

@@ -9,7 +9,7 @@
  * TypeScript loader; `store.ts` also runs it on the main thread for `:memory:` databases.
  */
 /** @import { Database } from "better-sqlite3" */
-/** @import { ErrorShape, GroupResult, RecordRows, WriteOp, WriteValue, WriterStats } from "./protocol.ts" */
+/** @import { ErrorShape, RecordRows, WriteOp, WriteValue, Writer, WriterStats } from "./protocol.ts" */
 
 /**
  * Sets a write connection up: busy wait, WAL, `synchronous = FULL`, foreign keys (cascades of prune).
@@ -39,6 +39,7 @@ export function errorShape(error) {
 /**
  * Prepares the write statements on `db` (migrated, set up by {@link configureWriter}).
  * @param {Database} db
+ * @returns {Writer}
  */
 export function createWriter(db) {
   const insert = db.prepare(`
@@ -139,11 +140,6 @@ export function createWriter(db) {
   );
 
   return {
-    /**
-     * Carries out `ops` in one durable transaction; each outcome is final once this returns.
-     * @param {WriteOp[]} ops
-     * @returns {GroupResult}
-     */
     run(ops) {
       try {
         const outcomes = group.immediate(ops);
@@ -157,5 +153,3 @@ export function createWriter(db) {
     },
   };
 }
-
-/** @typedef {ReturnType<typeof createWriter>} Writer */

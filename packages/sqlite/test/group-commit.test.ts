@@ -1,0 +1,147 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { AskUserError, type QuestionRecord } from "@ask-user/core";
+import { sampleRecord } from "@ask-user/core/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSqliteStore, type SqliteStore } from "../src/index.ts";
+import { type LockScenario, writeWhileLocked } from "./fixtures/lock-scenario.ts";
+import { tempPaths } from "./temp.ts";
+
+const run = promisify(execFile);
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const HOLD_MS = 3_000;
+
+const tempPath = tempPaths();
+const open: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of open.splice(0)) await store.close();
+});
+function openStore(path = tempPath()): SqliteStore {
+  const store = createSqliteStore({ path });
+  open.push(store);
+  return store;
+}
+
+function answer(record: QuestionRecord, text: string): QuestionRecord {
+  return {
+    ...structuredClone(record),
+    version: record.version + 1,
+    status: "answered",
+    answers: { q: [text] },
+  };
+}
+
+describe("group commit", () => {
+  it("commits 64 concurrent compare-and-sets in fewer transactions, each decided on its own", async () => {
+    const store = openStore();
+    const records = Array.from({ length: 64 }, () => sampleRecord());
+    await Promise.all(records.map((record) => store.create(record)));
+    const told: string[] = [];
+    store.subscribe((change) => told.push(`${change.record.id}@${change.record.version}`));
+    const before = store.stats();
+
+    // Most answer their own question; every 8th is stale, every 8th races the one before it for the
+    // same question (and loses: it comes later in the group), every 8th is broken and fails alone.
+    type Plan = { expect: boolean | "error"; call: () => Promise<boolean> };
+    const plans: Plan[] = records.map((record, i) => {
+      const previous = records[i - 1] ?? record;
+      switch (i % 8) {
+        case 3:
+          return {
+            expect: false,
+            call: () => store.compareAndSet(2, { ...answer(record, "stale"), version: 3 }),
+          };
+        case 5:
+          return { expect: false, call: () => store.compareAndSet(1, answer(previous, `late ${i}`)) };
+        case 7: {
+          const broken = { ...answer(record, "broken"), createdAt: undefined } as unknown as QuestionRecord;
+          return { expect: "error", call: () => store.compareAndSet(1, broken) };
+        }
+        default:
+          return { expect: true, call: () => store.compareAndSet(1, answer(record, `answer ${i}`)) };
+      }
+    });
+    const results = await Promise.allSettled(plans.map((plan) => plan.call()));
+
+    results.forEach((result, i) => {
+      const expected = plans[i]?.expect;
+      if (expected === "error") {
+        expect(result.status, `write ${i}`).toBe("rejected");
+        const reason = result.status === "rejected" ? result.reason : undefined;
+        expect(reason instanceof AskUserError && reason.code === "store_failure", `write ${i}`).toBe(true);
+      } else {
+        expect(result, `write ${i}`).toEqual({ status: "fulfilled", value: expected });
+      }
+    });
+    const after = store.stats();
+    expect(after.writes - before.writes).toBe(64);
+    expect(after.transactions - before.transactions).toBeLessThan(64);
+    expect(after.transactions - before.transactions).toBeGreaterThanOrEqual(1);
+
+    const stored = await Promise.all(records.map((record) => store.get(record.id)));
+    stored.forEach((record, i) => {
+      const won = plans[i]?.expect === true;
+      expect(record?.status, `question ${i}`).toBe(won ? "answered" : "pending");
+      expect(record?.answers, `question ${i}`).toEqual(won ? { q: [`answer ${i}`] } : undefined);
+    });
+    // Subscribers are told of the writes that were made, in the order they were made.
+    const winners = records.filter((_, i) => plans[i]?.expect === true).map((r) => `${r.id}@2`);
+    expect(told).toEqual(winners);
+  });
+
+  it("finishes the writes already made when it closes, and refuses the ones made after", async () => {
+    const path = tempPath();
+    const store = createSqliteStore({ path });
+    const records = Array.from({ length: 100 }, () => sampleRecord());
+    const writing = records.map((record) => store.create(record));
+    const closing = store.close();
+    await expect(store.create(sampleRecord())).rejects.toSatisfy(
+      (error: unknown) => error instanceof AskUserError && error.code === "closed",
+    );
+    await Promise.all(writing);
+    await closing;
+
+    const reopened = openStore(path);
+    expect((await reopened.list()).map((r) => r.id).sort()).toEqual(records.map((r) => r.id).sort());
+  });
+});
+
+describe("the writer thread", () => {
+  function expectUnblocked(result: LockScenario): void {
+    expect(result.answered).toBe(true);
+    expect(result.status).toBe("answered");
+    // It waited for the lock, and landed right after the other process let go of it.
+    expect(result.waitedMs).toBeGreaterThanOrEqual(HOLD_MS - 100);
+    expect(result.afterReleaseMs).toBeLessThan(500);
+    // Meanwhile the event loop kept running: timers ticked and a read answered at once.
+    expect(result.maxGapMs).toBeLessThan(100);
+    expect(result.ticks).toBeGreaterThan(HOLD_MS / 10 / 2);
+    expect(result.readMs).toBeLessThan(100);
+  }
+
+  it("keeps the event loop running while another process holds the write lock for 3 s", async () => {
+    expectUnblocked(await writeWhileLocked(tempPath(), HOLD_MS));
+  }, 20_000);
+
+  it("does the same in a process run with node --import tsx (the gateway's way)", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", fixture("lock-scenario-run.ts"), tempPath(), String(HOLD_MS)],
+      { cwd: PACKAGE_DIR, timeout: 20_000 },
+    );
+    expectUnblocked(JSON.parse(stdout) as LockScenario);
+  }, 30_000);
+
+  it("lets a process that never closes its store exit once its writes are done", async () => {
+    const path = tempPath();
+    const { stdout } = await run(process.execPath, ["--import", "tsx", fixture("no-close.ts"), path], {
+      cwd: PACKAGE_DIR,
+      timeout: 15_000,
+    });
+    expect(stdout).toBe("WRITTEN\n");
+    const store = openStore(path);
+    expect((await store.list()).map((r) => r.id)).toEqual(["left-0", "left-1", "left-2"]);
+  }, 30_000);
+});
