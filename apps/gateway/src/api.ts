@@ -32,6 +32,8 @@ export interface ApiErrorBody {
 /** `GET /v1/questions`. */
 export interface QuestionList {
   questions: PublicQuestion[];
+  /** Present when there are more: pass it as `cursor` for the next page. */
+  nextCursor?: string;
 }
 
 /** The API view of a record. */

@@ -138,9 +138,17 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
       const query = new URLSearchParams();
       if (filter.status) query.set("status", filter.status);
       if (filter.runId) query.set("runId", filter.runId);
-      const search = query.size > 0 ? `?${query.toString()}` : "";
-      const list = await request<QuestionList>(`/v1/questions${search}`);
-      return list.questions;
+      // Page through: the API hands out at most 500 at a time.
+      query.set("limit", "500");
+      const out: PublicQuestion[] = [];
+      for (let cursor: string | undefined, pages = 0; pages < 10_000; pages++) {
+        if (cursor) query.set("cursor", cursor);
+        const list = await request<QuestionList>(`/v1/questions?${query.toString()}`);
+        out.push(...list.questions);
+        cursor = list.nextCursor;
+        if (!cursor) break;
+      }
+      return out;
     },
     answer(id, answers) {
       return request<PublicQuestion>(`${questionPath(id)}/answer`, {

@@ -34,7 +34,7 @@ describe("HTTP backend", () => {
     expect(
       gw.requests.filter((r) => r.path.startsWith("/v1")).every((r) => r.authorization === "Bearer s3cret"),
     ).toBe(true);
-    expect(gw.requests.map((r) => r.path)).toContain("/v1/questions?status=pending&runId=run-1");
+    expect(gw.requests.map((r) => r.path)).toContain("/v1/questions?status=pending&runId=run-1&limit=500");
   });
 
   it("turns a missing or wrong token into a 401 BackendError that does not show the token", async () => {

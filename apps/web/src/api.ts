@@ -66,8 +66,10 @@ export class GatewayApi {
     return { status: response.status, body: parsed, clockOffsetMs: Math.abs(offset) > 2_000 ? offset : 0 };
   }
 
-  list(): Promise<ApiResponse<{ questions: PanelQuestion[] }>> {
-    return this.call("GET", "/v1/questions");
+  /** One page of the list (`cursor` from the previous page's `nextCursor`). */
+  list(cursor?: string): Promise<ApiResponse<{ questions: PanelQuestion[]; nextCursor?: string }>> {
+    const query = cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+    return this.call("GET", `/v1/questions?limit=200${query}`);
   }
 
   answer(id: string, answers: Answers): Promise<ApiResponse<PanelQuestion & ApiErrorBody>> {

@@ -41,7 +41,13 @@ export function App({ strings, token, storage }: AppProps) {
 
   /** Fetches the list; `false` when the token is missing or wrong (the token form shows). */
   const load = useCallback(async (): Promise<boolean> => {
-    const response = await api.list();
+    // Page through the list; each page shows as soon as it is here.
+    let response = await api.list();
+    for (let pages = 1; response.status === 200 && response.body?.nextCursor && pages < 1_000; pages++) {
+      const list = response.body.questions;
+      setQuestions((map) => merge(map, list));
+      response = await api.list(response.body.nextCursor);
+    }
     if (response.status === 401) {
       setAuthError(api.token ? web.tokenWrong : undefined);
       api.token = undefined;

@@ -6,7 +6,7 @@ import {
   type TransitionOutcome,
 } from "@ask-user/core";
 import type { Context, Hono } from "hono";
-import { toPublic } from "../api.ts";
+import { type QuestionList, toPublic } from "../api.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
 import { actorOf, parseCreate } from "./parse.ts";
@@ -22,6 +22,27 @@ export interface QuestionRoutesContext {
 type C = Context<GatewayEnv>;
 
 const STATUSES = new Set(["pending", "answered", "skipped", "expired", "cancelled", "undeliverable"]);
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 500;
+
+/** An opaque page cursor: where the last record of a page sits in list order. */
+function encodeCursor(record: { createdAt: number; id: string }): string {
+  return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString("base64url");
+}
+
+function decodeCursor(text: string): { createdAt: number; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [createdAt, id] = value as unknown[];
+    if (typeof createdAt !== "number" || !Number.isFinite(createdAt) || typeof id !== "string")
+      return undefined;
+    return { createdAt, id };
+  } catch {
+    return undefined;
+  }
+}
+
 const MAX_WAIT_SECONDS = 300;
 /** Question ids as the broker makes them; anything else is an unknown path. */
 const ID = ":id{[A-Za-z0-9_-]{1,64}}";
@@ -55,18 +76,39 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     return sendJson(c, 201, toPublic(record));
   });
 
-  /** `?status=&runId=`. */
+  /**
+   * `?status=&runId=&limit=&cursor=`: one page, oldest first (default 100, at most 500), with
+   * `nextCursor` when there is more.
+   */
   app.get("/v1/questions", async (c) => {
+    const issues: Array<{ path: string; message: string }> = [];
     const status = c.req.query("status");
     if (status !== undefined && !STATUSES.has(status)) {
-      throw new HttpError(400, "invalid_query", `status must be one of ${[...STATUSES].join(", ")}.`);
+      issues.push({ path: "status", message: `status must be one of ${[...STATUSES].join(", ")}.` });
+    }
+    const limitText = c.req.query("limit") ?? String(DEFAULT_PAGE);
+    const limit = Number(limitText);
+    if (!/^\d+$/.test(limitText) || limit < 1 || limit > MAX_PAGE) {
+      issues.push({ path: "limit", message: `limit must be a whole number from 1 to ${MAX_PAGE}.` });
+    }
+    const cursorText = c.req.query("cursor");
+    const after = cursorText === undefined ? undefined : decodeCursor(cursorText);
+    if (cursorText !== undefined && !after) {
+      issues.push({ path: "cursor", message: "cursor must be a nextCursor this API returned." });
+    }
+    if (issues.length > 0) {
+      throw new HttpError(400, "invalid_query", issues.map((i) => i.message).join(" "), issues);
     }
     const filter: { status?: QuestionStatus; runId?: string } = {};
     if (status !== undefined) filter.status = status as QuestionStatus;
     const runId = c.req.query("runId");
     if (runId !== undefined) filter.runId = runId;
-    const records = await ctx.broker.list(filter);
-    return sendJson(c, 200, { questions: records.map(toPublic) });
+    const records = await ctx.broker.list(filter, after ? { limit: limit + 1, after } : { limit: limit + 1 });
+    const page = records.slice(0, limit);
+    const last = page.at(-1);
+    const body: QuestionList = { questions: page.map(toPublic) };
+    if (records.length > limit && last) body.nextCursor = encodeCursor(last);
+    return sendJson(c, 200, body);
   });
 
   /** `?wait=SECONDS`: long-polls while the question is pending; the client going away ends the wait. */
