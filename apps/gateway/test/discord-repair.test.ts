@@ -77,6 +77,18 @@ async function reconnected(discord: FakeDiscord): Promise<void> {
   await discord.waitUntil(() => discord.sessions().some((s) => s.connected), 15_000);
 }
 
+/** The pending question, once the restarted process has recorded its delivery. */
+async function recorded(url: string) {
+  return vi.waitFor(
+    async () => {
+      const [pending] = (await call(`${url}/v1/questions?status=pending`, "GET")).body.questions;
+      expect(pending?.deliveries).toHaveLength(1);
+      return pending;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
+}
+
 /** Asks over HTTP; the call dies with the process, so its outcome is not awaited. */
 function ask(url: string, channelId: string): void {
   call(`${url}/v1/questions`, "POST", { ...deployInput, target: `discord:${channelId}` }).catch(
@@ -97,7 +109,7 @@ describe("repair after a crash, on Discord", () => {
 
     const second = await startChild(env);
     const prompt = await discord.waitUntil(() => prompts()[0], 10_000);
-    const [question] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+    const question = await recorded(second.url);
     expect(question.deliveries).toEqual([expect.objectContaining({ messageId: prompt.id, kind: "prompt" })]);
 
     await reconnected(discord);
@@ -125,14 +137,7 @@ describe("repair after a crash, on Discord", () => {
     const posted = await discord.waitUntil(() => prompts()[0]);
 
     const second = await startChild(env);
-    const question = await vi.waitFor(
-      async () => {
-        const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
-        expect(pending?.deliveries).toHaveLength(1);
-        return pending;
-      },
-      { timeout: 10_000, interval: 100 },
-    );
+    const question = await recorded(second.url);
     expect(question.deliveries).toEqual([expect.objectContaining({ messageId: posted.id, kind: "prompt" })]);
     expect(discord.calls.filter((c) => c.route === "createMessage")).toHaveLength(2); // it did send again
     expect(prompts()).toHaveLength(1);
@@ -150,7 +155,7 @@ describe("repair after a crash, on Discord", () => {
     const first = await startChild(env);
     ask(first.url, channelId);
     const prompt = await discord.waitUntil(() => prompts()[0], 10_000);
-    const [question] = (await call(`${first.url}/v1/questions?status=pending`, "GET")).body.questions;
+    const question = await recorded(first.url);
     const held = discord.hold("editMessage");
     call(`${first.url}/v1/questions/${question.id}/answer`, "POST", {
       answers: { deploy_target: ["Production"] },
