@@ -49,7 +49,16 @@ describe("HTTP API", () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe("invalid_input");
-    expect(response.body.error.issues.map((i: { path: string }) => i.path)).toEqual(["extra", "target"]);
+    // Every problem at once: the envelope's and the tool input's.
+    expect(response.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      "extra",
+      "target",
+      "questions[0].id",
+      "questions[0].header",
+      "questions[0].options",
+      "questions[0].options[0].label",
+      "timeoutSeconds",
+    ]);
     const input = await call(`${gw.url}/v1/questions`, "POST", {
       questions: [{ id: "Bad Id", header: "", question: "Q?", options: [{ label: "Other" }] }],
       timeoutSeconds: "soon",

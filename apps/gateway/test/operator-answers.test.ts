@@ -26,3 +26,21 @@ describe("operator answers over HTTP", () => {
     });
   });
 });
+
+describe("create: every problem at once", () => {
+  it("lists an unknown top-level field together with every problem in the questions", async () => {
+    const gw = await testGateway();
+    const bad = await call(`${gw.url}/v1/questions`, "POST", {
+      timeout: 60,
+      questions: [{ id: "Deploy", header: "Deploy", question: "", options: [{ label: "A" }] }],
+    });
+    expect(bad.status).toBe(422);
+    const paths = bad.body.error.issues.map((i: { path: string }) => i.path);
+    expect(paths[0]).toBe("timeout");
+    expect(bad.body.error.issues[0].message).toContain('Did you mean "timeoutSeconds"?');
+    expect(paths).toEqual(
+      expect.arrayContaining(["questions[0].id", "questions[0].question", "questions[0].options"]),
+    );
+    expect((await call(`${gw.url}/v1/questions`, "GET")).body.questions).toEqual([]);
+  });
+});

@@ -1,4 +1,11 @@
-import type { Actor, AskOptions, Target, UserRef } from "@ask-user/core";
+import {
+  type Actor,
+  type AskOptions,
+  InvalidAskUserInputError,
+  normalizeAskUserInput,
+  type Target,
+  type UserRef,
+} from "@ask-user/core";
 import { parseTarget } from "../api.ts";
 import { HttpError } from "./respond.ts";
 
@@ -22,7 +29,15 @@ export function parseCreate(
   const issues: Array<{ path: string; message: string }> = [];
   for (const key of Object.keys(body)) {
     if (!CREATE_KEYS.has(key)) {
-      issues.push({ path: key, message: `Unknown field "${key}". Allowed: ${[...CREATE_KEYS].join(", ")}.` });
+      const meant = [...CREATE_KEYS].find(
+        (known) =>
+          known.toLowerCase().includes(key.toLowerCase()) || key.toLowerCase().includes(known.toLowerCase()),
+      );
+      const hint = meant ? ` Did you mean "${meant}"?` : "";
+      issues.push({
+        path: key,
+        message: `Unknown field "${key}".${hint} Allowed: ${[...CREATE_KEYS].join(", ")}.`,
+      });
     }
   }
   let target = defaults.target;
@@ -62,8 +77,13 @@ export function parseCreate(
   if (body.runId !== undefined && (typeof body.runId !== "string" || body.runId.length > 200)) {
     issues.push({ path: "runId", message: "runId must be a string of at most 200 characters." });
   }
-  if (issues.length > 0)
-    throw new HttpError(422, "invalid_input", "The request has problems; see issues.", issues);
+  if (issues.length > 0) {
+    // Every problem at once: the tool input's own problems too, not only the envelope's.
+    throw new HttpError(422, "invalid_input", "The request has problems; see issues.", [
+      ...issues,
+      ...inputIssues({ questions: body.questions, timeoutSeconds: body.timeoutSeconds }),
+    ]);
+  }
   const options: CreateRequest["options"] = {};
   if (target) options.target = target;
   if (creator) options.creator = creator;
@@ -71,6 +91,20 @@ export function parseCreate(
   const input: CreateRequest["input"] = { questions: body.questions };
   if (body.timeoutSeconds !== undefined) input.timeoutSeconds = body.timeoutSeconds;
   return { input, options };
+}
+
+/** The problems the normaliser finds in the tool input (none when it is fine). */
+function inputIssues(input: {
+  questions: unknown;
+  timeoutSeconds: unknown;
+}): Array<{ path: string; message: string }> {
+  try {
+    normalizeAskUserInput(input.timeoutSeconds === undefined ? { questions: input.questions } : input);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidAskUserInputError) return error.issues;
+    throw error;
+  }
 }
 
 /** Who acts through the operator API: `{ surface?: "http"|"web"|"cli"|"mcp", name? }` in the body. */
