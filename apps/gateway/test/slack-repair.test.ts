@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeSlack, type FakeSlack, type FakeSlackMessage } from "@ask-user/testkit/slack";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, deployInput, tempDir } from "./harness.ts";
 
 const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
@@ -73,6 +73,18 @@ async function kill9(slack: FakeSlack, child: ChildProcess): Promise<void> {
 const prompts = (slack: FakeSlack): FakeSlackMessage[] =>
   slack.messages(CHANNEL).filter((m) => m.blocks.some((b) => b.type === "actions"));
 
+/** The pending question once the gateway recorded the prompt message `ts` it posted (just after the post). */
+async function recordedPrompt(url: string, ts: string) {
+  return vi.waitFor(
+    async () => {
+      const [pending] = (await call(`${url}/v1/questions?status=pending`, "GET")).body.questions;
+      expect(pending?.deliveries.map((d: { messageId: string }) => d.messageId)).toContain(ts);
+      return pending;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+}
+
 const question = { ...deployInput, target: `slack:${CHANNEL}`, runId: "slack-repair" };
 
 describe("repair after kill -9 on Slack", () => {
@@ -91,7 +103,7 @@ describe("repair after kill -9 on Slack", () => {
     const second = await startGateway(slack, db);
     const prompt = await slack.waitUntil(() => prompts(slack)[0], 10_000);
     expect(prompt.text).toBe("Deploy: Where should I deploy?");
-    const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+    const pending = await recordedPrompt(second.url, prompt.ts);
     expect(pending.deliveries).toEqual([expect.objectContaining({ messageId: prompt.ts, kind: "prompt" })]);
 
     const tap = await slack.user({ id: "U0ALICE", name: "alice" }).press(CHANNEL, prompt.ts, "Production");
@@ -123,7 +135,7 @@ describe("repair after kill -9 on Slack", () => {
     const second = await startGateway(slack, db);
     // Known limit (README): the restarted gateway cannot know the late post and posts its own.
     const prompt = await slack.waitUntil(() => prompts(slack).find((m) => m.ts !== orphan?.ts), 10_000);
-    const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+    const pending = await recordedPrompt(second.url, prompt.ts);
     expect(pending.deliveries).toEqual([expect.objectContaining({ messageId: prompt.ts })]);
     await slack.user({ id: "U0ALICE", name: "alice" }).press(CHANNEL, prompt.ts, "Production");
     const answered = await call(`${second.url}/v1/questions/${pending.id}?wait=5`, "GET");
@@ -155,10 +167,12 @@ describe("repair after kill -9 on Slack", () => {
     }, 10_000);
     expect(edited.text).toBe("✅ Deploy: Production — @alice");
     expect(actionsOf(edited)).toEqual([]);
-    const after = await call(`${second.url}/v1/questions/${created.body.id}`, "GET");
-    expect(after.body.deliveries).toEqual([
-      expect.objectContaining({ messageId: prompt.ts, finalizedAt: expect.any(Number) }),
-    ]);
+    await vi.waitFor(async () => {
+      const after = await call(`${second.url}/v1/questions/${created.body.id}`, "GET");
+      expect(after.body.deliveries).toEqual([
+        expect.objectContaining({ messageId: prompt.ts, finalizedAt: expect.any(Number) }),
+      ]);
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a later sweep edits nothing again
     expect(slack.message(CHANNEL, prompt.ts)?.edits).toBe(1);
   }, 60_000);
@@ -179,8 +193,10 @@ describe("repair after kill -9 on Slack", () => {
     const second = await startGateway(slack, db);
     await slack.waitUntil(() => slack.message(CHANNEL, prompt.ts)?.edits === 2, 10_000);
     expect(slack.message(CHANNEL, prompt.ts)?.text).toBe("✅ Deploy: Staging (Recommended) — @alice");
-    const after = await call(`${second.url}/v1/questions/${created.body.id}`, "GET");
-    expect(after.body.deliveries[0].finalizedAt).toEqual(expect.any(Number));
+    await vi.waitFor(async () => {
+      const after = await call(`${second.url}/v1/questions/${created.body.id}`, "GET");
+      expect(after.body.deliveries[0].finalizedAt).toEqual(expect.any(Number));
+    });
   }, 60_000);
 });
 
