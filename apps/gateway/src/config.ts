@@ -24,6 +24,11 @@ export interface GatewayConfig {
    * one after a restart) repairs it (`ASK_USER_CLAIM_SECONDS`, default 30).
    */
   claimSeconds: number;
+  /**
+   * This instance's name in leases and claims (`ASK_USER_INSTANCE_ID`; default: random per start). A
+   * stable one lets a restarted instance take its own leases back at once instead of waiting them out.
+   */
+  instanceId: string | undefined;
 }
 
 /** Invalid configuration: one message per problem, each naming its variable. */
@@ -132,6 +137,11 @@ export function loadConfig(
     );
   }
 
+  const instanceId = value("ASK_USER_INSTANCE_ID");
+  if (instanceId !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(instanceId)) {
+    problems.push(`ASK_USER_INSTANCE_ID must be 1-100 letters, digits or . _ : -, not "${instanceId}".`);
+  }
+
   const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
@@ -151,5 +161,6 @@ export function loadConfig(
     textWebhookUrl,
     logLevel,
     claimSeconds,
+    instanceId,
   };
 }

@@ -58,7 +58,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const logger = options.logger ?? createLogger(config.logLevel);
 
   const store = await openStore(config, logger);
-  const instanceId = randomUUID();
+  const instanceId = config.instanceId ?? randomUUID();
   let broker: AskUserBroker | undefined;
   const channels: RunningChannel[] = [];
   try {

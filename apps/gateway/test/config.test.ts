@@ -26,6 +26,7 @@ describe("configuration from the environment", () => {
       textWebhookUrl: undefined,
       logLevel: "info",
       claimSeconds: 30,
+      instanceId: undefined,
     });
   });
 
