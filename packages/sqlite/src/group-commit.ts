@@ -1,4 +1,4 @@
-import type { ErrorShape, GroupResult, WriteOp, WriteOutcome, WriterStats, WriteValue } from "./protocol.ts";
+import type { ErrorShape, GroupResult, WriteOp, WriteOutcome, WriterStats } from "./protocol.ts";
 
 /** Where groups of writes are carried out: the writer thread, or a writer on this thread (`:memory:`). */
 export interface GroupRunner {
@@ -13,10 +13,11 @@ export interface GroupRunner {
 /** Writes waiting for the writer, sent to it in groups. */
 export interface GroupCommit {
   /**
-   * Queues `op` for the next group. Resolves with its outcome once its group is committed (or failed);
-   * `committed` is called first, in write order, with its value when it succeeded.
+   * Queues `op` for the next group. Once its group is committed (or failed), `settle` is called with its
+   * outcome — in write order, synchronously, so subscribers can be told there — and the promise takes
+   * what `settle` returns (or is rejected with what it throws), with no further hop.
    */
-  write(op: WriteOp, committed?: (value: WriteValue) => void): Promise<WriteOutcome>;
+  write<T>(op: WriteOp, settle: (outcome: WriteOutcome) => T): Promise<T>;
   /** Resolves when nothing is queued or in flight. */
   drain(): Promise<void>;
   /** The writer's counts, as of the last group answered. */
@@ -25,7 +26,6 @@ export interface GroupCommit {
 
 interface Queued {
   op: WriteOp;
-  committed: ((value: WriteValue) => void) | undefined;
   settle(outcome: WriteOutcome): void;
 }
 
@@ -54,7 +54,6 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
       const outcome: WriteOutcome = result.ok
         ? (result.outcomes[i] ?? { ok: false, error: { name: "Error", message: "no outcome for a write" } })
         : { ok: false, error: result.error };
-      if (outcome.ok) queued.committed?.(outcome.value);
       queued.settle(outcome);
     });
   }
@@ -81,9 +80,18 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
   }
 
   return {
-    write(op, committed) {
-      return new Promise<WriteOutcome>((settle) => {
-        queue.push({ op, committed, settle });
+    write<T>(op: WriteOp, settle: (outcome: WriteOutcome) => T) {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({
+          op,
+          settle(outcome) {
+            try {
+              resolve(settle(outcome));
+            } catch (error) {
+              reject(error);
+            }
+          },
+        });
         schedule();
       });
     },

@@ -142,12 +142,26 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     }
   }
 
-  /** Queues a write; resolves with its value once it is on disk. `committed` runs first, in write order. */
-  async function write(what: string, op: WriteOp, committed?: (value: WriteValue) => void) {
-    if (closing) throw closedError();
-    const outcome = await writes.write(op, committed);
-    if (!outcome.ok) throw fail(what, revive(outcome.error));
-    return outcome.value;
+  /**
+   * Queues a write. Once it is on disk, `decide` turns its value into the method's result (and tells the
+   * subscribers), synchronously and in write order; the caller's promise settles with no further hop,
+   * as when the store wrote synchronously (callers that race their own continuations keep their order).
+   */
+  function write<T>(what: string, op: WriteOp, decide: (value: WriteValue) => T): Promise<T> {
+    if (closing) return Promise.reject(closedError());
+    return writes.write(op, (outcome) => {
+      if (!outcome.ok) throw fail(what, revive(outcome.error));
+      return decide(outcome.value);
+    });
+  }
+
+  /** Runs `start`, turning a synchronous throw (a record JSON cannot hold) into a rejection. */
+  function attempt<T>(start: () => Promise<T>): Promise<T> {
+    try {
+      return start();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Tells the subscribers about a committed write, each with its own parsed copy. */
@@ -168,49 +182,55 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return {
     path,
     stats: () => writes.stats(),
-    async create(record) {
-      const json = JSON.stringify(record);
-      const op: WriteOp = { kind: "create", ...recordRows(record, json) };
-      const created = await write(`create question ${record.id}`, op, (value) => {
-        if (value === true) emit(json, undefined);
+    create(record) {
+      return attempt(() => {
+        const json = JSON.stringify(record);
+        const op: WriteOp = { kind: "create", ...recordRows(record, json) };
+        return write(`create question ${record.id}`, op, (created) => {
+          if (created !== true)
+            throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
+          emit(json, undefined);
+        });
       });
-      if (created !== true)
-        throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
     },
     async get(id) {
       return parse(read(`read question ${id}`, (s) => s.get.get(id)));
     },
-    async compareAndSet(expectedVersion, next) {
-      if (closing) throw closedError();
-      if (next.version !== expectedVersion + 1) return false;
-      const json = JSON.stringify(next);
-      const op: WriteOp = { kind: "compareAndSet", expected: expectedVersion, ...recordRows(next, json) };
-      const previous = await write(`update question ${next.id}`, op, (value) => {
-        if (typeof value === "string") emit(json, value as QuestionStatus);
+    compareAndSet(expectedVersion, next) {
+      return attempt(() => {
+        if (closing) throw closedError();
+        if (next.version !== expectedVersion + 1) return Promise.resolve(false);
+        const json = JSON.stringify(next);
+        const op: WriteOp = { kind: "compareAndSet", expected: expectedVersion, ...recordRows(next, json) };
+        return write(`update question ${next.id}`, op, (previous) => {
+          if (typeof previous !== "string") return false;
+          emit(json, previous as QuestionStatus);
+          return true;
+        });
       });
-      return typeof previous === "string";
     },
     async prune(before) {
-      await write("forget old dedupe keys", { kind: "forget", now: Date.now() });
+      await write("forget old dedupe keys", { kind: "forget", now: Date.now() }, () => undefined);
       // In bounded batches: each is one short write, so others never wait long behind it.
       let deleted = 0;
       for (;;) {
-        const batch = await write("prune questions", { kind: "prune", before, limit: PRUNE_BATCH });
-        deleted += Number(batch);
-        if (Number(batch) < PRUNE_BATCH) return deleted;
+        const op: WriteOp = { kind: "prune", before, limit: PRUNE_BATCH };
+        const batch = await write("prune questions", op, Number);
+        deleted += batch;
+        if (batch < PRUNE_BATCH) return deleted;
       }
     },
-    async firstSeen(key, ttlMs) {
+    firstSeen(key, ttlMs) {
       const now = Date.now();
-      return (await write("record a key", { kind: "see", key, expires: now + ttlMs, now })) === true;
+      return write("record a key", { kind: "see", key, expires: now + ttlMs, now }, (seen) => seen === true);
     },
-    async acquireLease(name, holder, ttlMs) {
+    acquireLease(name, holder, ttlMs) {
       const now = Date.now();
       const op: WriteOp = { kind: "lease", name, holder, expires: now + ttlMs, now };
-      return (await write(`take lease ${name}`, op)) === true;
+      return write(`take lease ${name}`, op, (held) => held === true);
     },
-    async releaseLease(name, holder) {
-      await write(`release lease ${name}`, { kind: "release", name, holder });
+    releaseLease(name, holder) {
+      return write(`release lease ${name}`, { kind: "release", name, holder }, () => undefined);
     },
     async list(filter: QuestionFilter = {}, page?: ListPage) {
       return read("list questions", (s) => s.list(filter, page)).map(
