@@ -58,7 +58,7 @@ async function startGateway(slack: FakeSlack, db: string): Promise<{ child: Chil
     });
     child.once("exit", (code) => reject(new Error(`gateway exited with ${code}:\n${output}`)));
   });
-  await slack.waitUntil(() => slack.socketConnections() === 1, 10_000); // Bolt is connected
+  await slack.waitUntil(() => slack.socketConnections() === 1, 20_000); // Bolt is connected
   return { child, url };
 }
 
@@ -81,9 +81,12 @@ async function recordedPrompt(url: string, ts: string) {
       expect(pending?.deliveries.map((d: { messageId: string }) => d.messageId)).toContain(ts);
       return pending;
     },
-    { timeout: 5_000, interval: 50 },
+    { timeout: 10_000, interval: 50 },
   );
 }
+
+/** How long the restarted gateway may take to record an edit it made. */
+const FINALIZED = { timeout: 10_000, interval: 50 };
 
 const question = { ...deployInput, target: `slack:${CHANNEL}`, runId: "slack-repair" };
 
@@ -95,13 +98,13 @@ describe("repair after kill -9 on Slack", () => {
     const held = slack.hold("chat.postMessage");
     const asked = call(`${first.url}/v1/questions`, "POST", question);
     asked.catch(() => undefined); // the process dies under it
-    await slack.waitUntil(() => held.calls.length === 1, 10_000);
+    await slack.waitUntil(() => held.calls.length === 1, 20_000);
     await kill9(slack, first.child);
     held.drop(); // the post never reached Slack
     expect(slack.messages(CHANNEL)).toEqual([]);
 
     const second = await startGateway(slack, db);
-    const prompt = await slack.waitUntil(() => prompts(slack)[0], 10_000);
+    const prompt = await slack.waitUntil(() => prompts(slack)[0], 20_000);
     expect(prompt.text).toBe("Deploy: Where should I deploy?");
     const pending = await recordedPrompt(second.url, prompt.ts);
     expect(pending.deliveries).toEqual([expect.objectContaining({ messageId: prompt.ts, kind: "prompt" })]);
@@ -113,11 +116,14 @@ describe("repair after kill -9 on Slack", () => {
       status: "answered",
       answers: { answers: { deploy_target: ["Production"] } },
     });
-    await slack.waitUntil(() => slack.message(CHANNEL, prompt.ts)?.text.startsWith("✅ Deploy: Production"));
+    await slack.waitUntil(
+      () => slack.message(CHANNEL, prompt.ts)?.text.startsWith("✅ Deploy: Production"),
+      10_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a later sweep finds nothing to do
     expect(slack.messages(CHANNEL).map((m) => m.text)).toEqual(["✅ Deploy: Production — @alice"]);
     expect(slack.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(2); // cut, then repaired
-  }, 60_000);
+  }, 90_000);
 
   it("a prompt post Slack finished after kill -9 (unheard) does not keep the restarted gateway from delivering one that answers", async () => {
     const slack = await fakeSlack();
@@ -126,7 +132,7 @@ describe("repair after kill -9 on Slack", () => {
     const held = slack.hold("chat.postMessage");
     const asked = call(`${first.url}/v1/questions`, "POST", question);
     asked.catch(() => undefined);
-    await slack.waitUntil(() => held.calls.length === 1, 10_000);
+    await slack.waitUntil(() => held.calls.length === 1, 20_000);
     await kill9(slack, first.child);
     held.release(); // Slack posts it; the ts never reached the store
     const [orphan] = prompts(slack);
@@ -134,14 +140,17 @@ describe("repair after kill -9 on Slack", () => {
 
     const second = await startGateway(slack, db);
     // Known limit (README): the restarted gateway cannot know the late post and posts its own.
-    const prompt = await slack.waitUntil(() => prompts(slack).find((m) => m.ts !== orphan?.ts), 10_000);
+    const prompt = await slack.waitUntil(() => prompts(slack).find((m) => m.ts !== orphan?.ts), 20_000);
     const pending = await recordedPrompt(second.url, prompt.ts);
     expect(pending.deliveries).toEqual([expect.objectContaining({ messageId: prompt.ts })]);
     await slack.user({ id: "U0ALICE", name: "alice" }).press(CHANNEL, prompt.ts, "Production");
     const answered = await call(`${second.url}/v1/questions/${pending.id}?wait=5`, "GET");
     expect(answered.body.result.answers).toEqual({ answers: { deploy_target: ["Production"] } });
-    await slack.waitUntil(() => slack.message(CHANNEL, prompt.ts)?.text === "✅ Deploy: Production — @alice");
-  }, 60_000);
+    await slack.waitUntil(
+      () => slack.message(CHANNEL, prompt.ts)?.text === "✅ Deploy: Production — @alice",
+      10_000,
+    );
+  }, 90_000);
 
   it("a summary edit cut off by kill -9 is made by the restarted gateway", async () => {
     const slack = await fakeSlack();
@@ -149,11 +158,11 @@ describe("repair after kill -9 on Slack", () => {
     const first = await startGateway(slack, db);
     const created = await call(`${first.url}/v1/questions`, "POST", question);
     expect(created.status).toBe(201);
-    const prompt = await slack.waitUntil(() => prompts(slack)[0], 10_000);
+    const prompt = await slack.waitUntil(() => prompts(slack)[0], 20_000);
     const held = slack.hold("chat.update");
     const tap = await slack.user({ id: "U0ALICE", name: "alice" }).press(CHANNEL, prompt.ts, "Production");
     expect(tap.status).toBe(200);
-    await slack.waitUntil(() => held.calls.length === 1, 10_000);
+    await slack.waitUntil(() => held.calls.length === 1, 20_000);
     const stored = await call(`${first.url}/v1/questions/${created.body.id}`, "GET");
     expect(stored.body.status).toBe("answered"); // the answer is in the store; only the edit is missing
     await kill9(slack, first.child);
@@ -164,7 +173,7 @@ describe("repair after kill -9 on Slack", () => {
     const edited = await slack.waitUntil(() => {
       const message = slack.message(CHANNEL, prompt.ts);
       return message?.edits ? message : undefined;
-    }, 10_000);
+    }, 20_000);
     expect(edited.text).toBe("✅ Deploy: Production — @alice");
     expect(actionsOf(edited)).toEqual([]);
     await vi.waitFor(async () => {
@@ -172,32 +181,32 @@ describe("repair after kill -9 on Slack", () => {
       expect(after.body.deliveries).toEqual([
         expect.objectContaining({ messageId: prompt.ts, finalizedAt: expect.any(Number) }),
       ]);
-    });
+    }, FINALIZED);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a later sweep edits nothing again
     expect(slack.message(CHANNEL, prompt.ts)?.edits).toBe(1);
-  }, 60_000);
+  }, 90_000);
 
   it("an edit Slack carried out after the gateway died is made again, harmlessly, by the restarted one", async () => {
     const slack = await fakeSlack();
     const db = join(tempDir(), "gw.db");
     const first = await startGateway(slack, db);
     const created = await call(`${first.url}/v1/questions`, "POST", question);
-    const prompt = await slack.waitUntil(() => prompts(slack)[0], 10_000);
+    const prompt = await slack.waitUntil(() => prompts(slack)[0], 20_000);
     const held = slack.hold("chat.update");
     await slack.user({ id: "U0ALICE", name: "alice" }).press(CHANNEL, prompt.ts, "Staging (Recommended)");
-    await slack.waitUntil(() => held.calls.length === 1, 10_000);
+    await slack.waitUntil(() => held.calls.length === 1, 20_000);
     await kill9(slack, first.child);
     held.release(); // Slack finishes the edit; nobody hears the answer
     expect(slack.message(CHANNEL, prompt.ts)?.text).toBe("✅ Deploy: Staging (Recommended) — @alice");
 
     const second = await startGateway(slack, db);
-    await slack.waitUntil(() => slack.message(CHANNEL, prompt.ts)?.edits === 2, 10_000);
+    await slack.waitUntil(() => slack.message(CHANNEL, prompt.ts)?.edits === 2, 20_000);
     expect(slack.message(CHANNEL, prompt.ts)?.text).toBe("✅ Deploy: Staging (Recommended) — @alice");
     await vi.waitFor(async () => {
       const after = await call(`${second.url}/v1/questions/${created.body.id}`, "GET");
       expect(after.body.deliveries[0].finalizedAt).toEqual(expect.any(Number));
-    });
-  }, 60_000);
+    }, FINALIZED);
+  }, 90_000);
 });
 
 function actionsOf(message: FakeSlackMessage | undefined) {
