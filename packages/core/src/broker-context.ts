@@ -120,6 +120,22 @@ export class BrokerContext {
     change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
     options: { keepLate?: boolean } = {},
   ): Promise<Transition> {
+    // Counted as background work from the start: a waiter woken by this write (and a close() it
+    // triggers) must still see the summary edit that follows it.
+    const done = this.hold();
+    try {
+      return await this.actHeld(id, locale, change, options);
+    } finally {
+      done();
+    }
+  }
+
+  private async actHeld(
+    id: string,
+    locale: string,
+    change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
+    options: { keepLate?: boolean },
+  ): Promise<Transition> {
     let expiredInstead = false;
     const result = await this.transition(id, locale, (record) => {
       const refusal = refusalForStatus(record, locale);
@@ -224,6 +240,17 @@ export class BrokerContext {
 
   /** Told when a failed edit is due for its next try (the repair sweep schedules itself by it). */
   onRetry: ((at: number) => void) | undefined;
+
+  /** Counts as background work until the returned function is called (see `idle`). */
+  hold(): () => void {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.tasks.add(held);
+    void held.then(() => this.tasks.delete(held));
+    return release;
+  }
 
   /** Runs work in the background, logging failures; `idle()` waits for all of it. */
   background(work: Promise<unknown>): void {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker.ts";
+import { encodeAction } from "../src/codec.ts";
 import { createMemoryStore } from "../src/memory-store.ts";
 import type { QuestionStore } from "../src/store.ts";
 import { createFakeClock, type FakeClock } from "../src/testing/fake-clock.ts";
@@ -202,5 +203,52 @@ describe("repair at start", () => {
     await created;
     await broker.idle();
     expect(channel.delivered).toHaveLength(1);
+  });
+});
+
+describe("closing right after an answer", () => {
+  it("still edits the summary when the store wakes the waiter before the write call returns", async () => {
+    const clock = createFakeClock(T0);
+    const inner = createMemoryStore();
+    const listeners = new Set<(change: import("../src/store.ts").StoreChange) => void>();
+    // A store that tells its subscribers first and returns from the write later (a worker thread's order).
+    const store: QuestionStore = {
+      ...inner,
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      async create(record) {
+        await inner.create(record);
+        for (const listener of listeners)
+          listener({ record: structuredClone(record), previousStatus: undefined });
+      },
+      async compareAndSet(expected, next) {
+        const before = await inner.get(next.id);
+        const ok = await inner.compareAndSet(expected, next);
+        if (ok)
+          for (const listener of listeners)
+            listener({ record: structuredClone(next), previousStatus: before?.status });
+        await new Promise((resolve) => setImmediate(resolve));
+        return ok;
+      },
+    };
+    const { broker, channel } = start(store, clock, { answerers: "conversation" });
+    await broker.ready;
+    const input = {
+      questions: [{ id: "q", header: "Q", question: "Q?", options: [{ label: "A" }, { label: "B" }] }],
+    };
+    const asked = broker.ask(input, { target: room });
+    await new Promise((resolve) => setImmediate(resolve));
+    const [record] = await broker.list({ status: "pending" });
+    if (!record) throw new Error("no question");
+    void broker.handleAction({
+      ...room,
+      userId: "u",
+      data: encodeAction(record.tokens[0] ?? "", { kind: "option", index: 1 }),
+    });
+    await asked;
+    await broker.close();
+    expect(channel.finalized.map((f) => f.summary)).toEqual(["✅ Q: B — someone"]);
   });
 });
