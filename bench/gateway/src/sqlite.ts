@@ -315,9 +315,10 @@ export async function sqliteFigures(
       .prepare("SELECT record FROM questions WHERE status = 'pending' ORDER BY created_at, id")
       .pluck()
       .all() as string[];
-    for (const json of rows) JSON.parse(json);
+    const parsed = rows.map((json) => JSON.parse(json) as QuestionRecord);
     raw.close();
     const rawMs = performance.now() - rawStart;
+    if (parsed.length !== RELOAD) throw new Error(`raw reload: ${parsed.length} pending`);
 
     const start = performance.now();
     const reopened = createSqliteStore({ path });

@@ -1,9 +1,10 @@
 // @ts-check
 /**
  * The store's writes, carried out in groups: every write that arrived together is done inside ONE
- * `BEGIN IMMEDIATE … COMMIT` (one fsync for the group), each in its own savepoint, so a write that
- * fails is undone alone and every compare-and-set is decided on its own against the rows as the writes
- * before it in the group left them.
+ * `BEGIN IMMEDIATE … COMMIT` (one fsync for the group), in order, so every compare-and-set is decided on
+ * its own against the rows as the writes before it in the group left them. A write that fails is undone
+ * alone: the group is then carried out again with a savepoint around each write (savepoints are not
+ * free — SQLite copies every page a savepoint touches — so they are only paid for when a write fails).
  *
  * Plain JavaScript (typed through JSDoc, checked by tsc) so that the writer thread loads it without a
  * TypeScript loader; `store.ts` also runs it on the main thread for `:memory:` databases.
@@ -86,10 +87,11 @@ export function createWriter(db) {
   }
 
   /**
-   * One write. Run inside the group's transaction, where better-sqlite3 makes it a savepoint.
-   * @type {(op: WriteOp) => WriteValue}
+   * One write, inside the group's transaction.
+   * @param {WriteOp} op
+   * @returns {WriteValue}
    */
-  const write = db.transaction((/** @type {WriteOp} */ op) => {
+  const write = (op) => {
     switch (op.kind) {
       case "create": {
         if (insert.run(op.row).changes === 0) return false;
@@ -119,10 +121,15 @@ export function createWriter(db) {
       case "prune":
         return prune.run(op.before, op.limit).changes;
     }
-  });
+  };
+  /** One write in its own savepoint (better-sqlite3 nests a transaction as a savepoint). */
+  const writeAlone = db.transaction(write);
 
   /** @type {WriterStats} */
   const stats = { writes: 0, transactions: 0, largestGroup: 0 };
+
+  /** Set when a write of the fast path failed with the transaction still open (it can be redone). */
+  let writeFailed = false;
 
   // IMMEDIATE: take the write lock before reading, so a peer's commit cannot slip in between a
   // compare-and-set's read and its write (a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT).
@@ -130,6 +137,16 @@ export function createWriter(db) {
     ops.map((op) => {
       try {
         return /** @type {const} */ ({ ok: true, value: write(op) });
+      } catch (error) {
+        writeFailed = db.inTransaction;
+        throw error;
+      }
+    }),
+  );
+  const carefulGroup = db.transaction((/** @type {WriteOp[]} */ ops) =>
+    ops.map((op) => {
+      try {
+        return /** @type {const} */ ({ ok: true, value: writeAlone(op) });
       } catch (error) {
         // The savepoint was rolled back. Some errors (disk full, I/O) end the whole transaction: then
         // nothing of the group can be kept, and the group fails as one.
@@ -139,10 +156,23 @@ export function createWriter(db) {
     }),
   );
 
+  /** @param {WriteOp[]} ops */
+  function commit(ops) {
+    writeFailed = false;
+    try {
+      return group.immediate(ops);
+    } catch (error) {
+      // Nothing of the group was kept. If one write failed on its own, do the group again, each write
+      // in a savepoint, so that only that write fails; otherwise (no lock, disk full…) the group fails.
+      if (!writeFailed) throw error;
+      return carefulGroup.immediate(ops);
+    }
+  }
+
   return {
     run(ops) {
       try {
-        const outcomes = group.immediate(ops);
+        const outcomes = commit(ops);
         stats.transactions++;
         stats.writes += ops.length;
         stats.largestGroup = Math.max(stats.largestGroup, ops.length);
