@@ -17,7 +17,7 @@ import {
   Partials,
   RESTJSONErrorCodes,
 } from "discord.js";
-import { dmConversation } from "./conversation.ts";
+import { dmConversation, parseTarget } from "./conversation.ts";
 import { type DiscordLogger, type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { DEFER_AFTER_MS } from "./limits.ts";
 import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
@@ -141,6 +141,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
   const channel: Channel = {
     name,
     capabilities: { buttons: true, edit: true, privateNotices: true },
+    isDirect: (conversation) => parseTarget(conversation)?.kind === "user",
     async deliver({ record, locale, text, buttons }) {
       const conversation = record.target?.conversation;
       if (conversation === undefined) throw new TypeError("The question has no target conversation.");

@@ -51,7 +51,13 @@ async function instance(
     coordination,
     instanceId: id,
   });
-  broker = createAskUser({ store, channels: [running.channel], logger: quiet, instanceId: id });
+  broker = createAskUser({
+    store,
+    channels: [running.channel],
+    logger: quiet,
+    instanceId: id,
+    answerers: "conversation",
+  });
   const created = broker;
   cleanups.push(async () => {
     await running.stop();

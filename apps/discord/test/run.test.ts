@@ -48,7 +48,11 @@ describe("runDiscord", () => {
       logger: quiet,
     });
     cleanups.push(() => running.stop());
-    broker = createAskUser({ store: createMemoryStore(), channels: [running.channel] });
+    broker = createAskUser({
+      store: createMemoryStore(),
+      channels: [running.channel],
+      answerers: "conversation",
+    });
     cleanups.push(() => broker.close());
     expect(running.describe).toBe("discord (@ask_user_bot, gateway)");
     expect(discord.sessions()[0]?.intents).toBe(1 | (1 << 9) | (1 << 12) | (1 << 15));

@@ -19,6 +19,21 @@ export interface StartIo {
 const CLOSE_BUDGET_MS = 3_500;
 const EXIT_GRACE_MS = 1_000;
 
+/**
+ * SPEC §5: without a creator, nobody may answer by chat in a group — which is what MCP, CLI and HTTP
+ * callers get by default. Say so when the default target is a group and only creators may answer.
+ */
+function groupWarning(gateway: RunningGateway): string[] {
+  const { defaultTarget, answerers } = gateway.config;
+  if (!defaultTarget || answerers !== "creator") return [];
+  const channel = gateway.channels.find((running) => running.channel.name === defaultTarget.channel)?.channel;
+  if (!channel || channel.isDirect?.(defaultTarget.conversation) === true) return [];
+  return [
+    `  ! ${defaultTarget.channel}:${defaultTarget.conversation} is a shared chat: questions without a creator`,
+    "    can't be answered there by chat. Set ASK_USER_ANSWERERS=conversation to let its members answer.",
+  ];
+}
+
 /** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
 export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
@@ -37,6 +52,7 @@ export function banner(gateway: RunningGateway): string {
     `  Store        ${config.redisUrl ? `Redis ${new URL(config.redisUrl).host} (shared)` : `SQLite ${config.dbPath}`}`,
     `  Channels     ${channels.length > 0 ? channels.join(", ") : "none (operator surfaces only: web panel, HTTP API, CLI, MCP)"}`,
     `  Default to   ${config.defaultTarget ? `${config.defaultTarget.channel}:${config.defaultTarget.conversation}` : "no default target (questions without a target wait on the operator surfaces)"}`,
+    ...groupWarning(gateway),
     "",
     "  Ask a first question from another terminal:",
     "    pnpm ask examples/deploy-target.json",

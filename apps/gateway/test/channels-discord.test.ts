@@ -11,7 +11,11 @@ describe("the gateway with Discord (real discord.js against the fake REST API an
   it("a question asked over HTTP is answered by a Discord tap, and the message is updated to the summary", async () => {
     const discord = await createFakeDiscord();
     fakes.push(discord);
-    const gw = await testGateway({ DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
+    const gw = await testGateway({
+      ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_URL: discord.apiUrl,
+    });
     expect(gw.channels.map((c) => c.describe)).toEqual([expect.stringContaining("discord")]);
 
     const channelId = discord.guild.channelId;

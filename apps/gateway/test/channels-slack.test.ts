@@ -12,6 +12,7 @@ describe("the gateway with Slack (real Bolt in Socket Mode against the fake)", (
     const slack = await createFakeSlack();
     fakes.push(slack);
     const gw = await testGateway({
+      ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_APP_TOKEN: slack.appToken,
       SLACK_API_URL: slack.apiUrl,

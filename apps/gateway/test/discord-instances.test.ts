@@ -25,6 +25,7 @@ describe("two gateway instances with Discord over one Redis", () => {
     fakes.push(discord);
     const env = {
       ASK_USER_REDIS_URL: redis?.url ?? "",
+      ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
       DISCORD_BOT_TOKEN: discord.token,
       DISCORD_API_URL: discord.apiUrl,
     };

@@ -60,6 +60,7 @@ async function world() {
   fakes.push(discord);
   const env = {
     ASK_USER_DB: join(tempDir(), "gw.db"),
+    ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
     DISCORD_BOT_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
   };

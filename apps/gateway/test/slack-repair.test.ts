@@ -35,6 +35,7 @@ async function startGateway(slack: FakeSlack, db: string): Promise<{ child: Chil
       ASK_USER_DB: db,
       ASK_USER_LOG_LEVEL: "warn",
       ASK_USER_CLAIM_SECONDS: "1",
+      ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_APP_TOKEN: slack.appToken,
       SLACK_API_URL: slack.apiUrl,

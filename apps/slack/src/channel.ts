@@ -77,6 +77,13 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const channel: Channel = {
     name,
     capabilities: { buttons: true, edit: true, privateNotices: true },
+    isDirect(conversation) {
+      try {
+        return parseAddress(conversation).user; // a user id: the app's direct messages with them
+      } catch {
+        return false;
+      }
+    },
     async deliver({ record, locale, text, buttons }) {
       if (!record.target) throw new Error("The question has no target conversation.");
       const { channel: id, threadTs } = await where(record.target.conversation);

@@ -72,7 +72,11 @@ describe("runSlack", () => {
       logger: recordingLogger(),
     });
     try {
-      broker = createAskUser({ store: createMemoryStore(), channels: [running.channel] });
+      broker = createAskUser({
+        store: createMemoryStore(),
+        channels: [running.channel],
+        answerers: "conversation",
+      });
       expect(running.describe).toBe("slack (@ask_user_bot, Socket Mode)");
       expect(slack.socketConnections()).toBe(1);
       const record = await broker.create(

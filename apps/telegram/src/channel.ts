@@ -96,6 +96,8 @@ export function createTelegramChannel<C extends Context>(
   const channel: Channel = {
     name,
     capabilities: { buttons: true, edit: true, privateNotices: false },
+    // Private chats have positive ids; groups, supergroups and channels negative ones.
+    isDirect: (conversation) => (parseConversation(conversation)?.chatId ?? 0) > 0,
     async deliver(request) {
       const chat = chatOrThrow(request.record.target?.conversation);
       // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.

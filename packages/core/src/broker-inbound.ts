@@ -58,6 +58,13 @@ export type InboundOutcome =
   | { kind: "ambiguous"; records: QuestionRecord[]; text: string }
   | { kind: "refused"; reason: RefusalReason; record: QuestionRecord | undefined; text: string };
 
+/** Whether the question's target is a one-to-one chat with the bot, as its channel says. */
+function isDirect(ctx: BrokerContext, record: QuestionRecord): boolean {
+  const target = record.target;
+  if (!target) return false;
+  return ctx.channels.get(target.channel)?.isDirect?.(target.conversation) === true;
+}
+
 function refused(refusal: Refusal, record: QuestionRecord | undefined): InboundOutcome {
   return { kind: "refused", reason: refusal.reason, record, text: refusal.message };
 }
@@ -75,7 +82,7 @@ async function gate(
   event: ActionEvent | ReplyEvent,
   locale: string,
 ): Promise<Refusal | undefined> {
-  const who = checkAnswerer(record, event, locale);
+  const who = checkAnswerer(record, event, locale, isDirect(ctx, record));
   if (who) return who;
   const status = refusalForStatus(record, locale);
   if (status) return status;
@@ -164,7 +171,10 @@ async function route(ctx: BrokerContext, event: ReplyEvent, locale: string): Pro
   const now = ctx.clock.now();
   const candidates = (
     await ctx.store.list({ status: "pending", channel: event.channel, conversation: event.conversation })
-  ).filter((record) => record.expiresAt > now && checkAnswerer(record, event, locale) === undefined);
+  ).filter(
+    (record) =>
+      record.expiresAt > now && checkAnswerer(record, event, locale, isDirect(ctx, record)) === undefined,
+  );
   const awaiting = candidates.filter((r) => r.awaitingText?.userId === event.userId);
   const only = awaiting.length === 1 ? awaiting[0] : candidates.length === 1 ? candidates[0] : undefined;
   if (only) return answerWithText(ctx, only, event, locale);

@@ -68,4 +68,9 @@ export interface Channel {
    * creator comes without a `displayName`, and keeps the answer; `undefined` when unknown.
    */
   displayName?(userId: string, conversation?: string): Promise<string | undefined>;
+  /**
+   * True when `conversation` is a one-to-one chat with the bot (SPEC §5: without a creator, only there
+   * may a person answer by chat). Without it, every conversation counts as shared.
+   */
+  isDirect?(conversation: string): boolean;
 }

@@ -31,6 +31,8 @@ export interface Messages {
   /** The question is for its creator, whose name is unknown (never shown as a raw id). */
   refusedForSomeoneElse: string;
   refusedNotAllowed: string;
+  /** A group question without a creator, with only the creator allowed: nobody may answer by chat. */
+  refusedNoCreator: string;
   refusedAnsweredBy: (who: string) => string;
   refusedAnswered: string;
   refusedExpired: (time: string) => string;
@@ -88,6 +90,8 @@ const en: Messages = {
   refusedForOther: (who) => `This question is for ${who}.`,
   refusedForSomeoneElse: "This question is for someone else.",
   refusedNotAllowed: "You may not answer this question.",
+  refusedNoCreator:
+    "Nobody was named to answer this question in this chat: it is answered in the web panel or by the operator.",
   refusedAnsweredBy: (who) => `This question was already answered by ${who}.`,
   refusedAnswered: "This question was already answered.",
   refusedExpired: (time) => `This question expired at ${time}.`,
@@ -146,6 +150,8 @@ const de: Messages = {
   refusedForOther: (who) => `Diese Frage ist für ${who}.`,
   refusedForSomeoneElse: "Diese Frage ist für jemand anderen.",
   refusedNotAllowed: "Du darfst diese Frage nicht beantworten.",
+  refusedNoCreator:
+    "Für diese Frage wurde in diesem Chat niemand zum Antworten benannt: sie wird im Web-Panel oder vom Betreiber beantwortet.",
   refusedAnsweredBy: (who) => `Diese Frage wurde bereits von ${who} beantwortet.`,
   refusedAnswered: "Diese Frage wurde bereits beantwortet.",
   refusedExpired: (time) => `Diese Frage ist um ${time} abgelaufen.`,

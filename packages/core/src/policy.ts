@@ -26,11 +26,16 @@ export interface Answerer {
 }
 
 /**
- * Whether `who` may answer `record` (SPEC §5): the creator only (anyone in the target conversation when
- * there is no creator), any member of the target conversation, or a list of user ids. Returns the
- * refusal, or `undefined` when allowed.
+ * Whether `who` may answer `record` (SPEC §5): the creator only — or, when no creator was given, anyone
+ * in a one-to-one chat with the bot (`direct`; nobody by chat in a group, channel or thread) — any member
+ * of the target conversation, or a list of user ids. Returns the refusal, or `undefined` when allowed.
  */
-export function checkAnswerer(record: QuestionRecord, who: Answerer, locale: string): Refusal | undefined {
+export function checkAnswerer(
+  record: QuestionRecord,
+  who: Answerer,
+  locale: string,
+  direct = false,
+): Refusal | undefined {
   const m = messagesFor(locale);
   const target = record.target;
   const notAllowed: Refusal = { reason: "not_allowed", message: m.refusedNotAllowed };
@@ -43,7 +48,9 @@ export function checkAnswerer(record: QuestionRecord, who: Answerer, locale: str
     const name = creator.displayName?.trim();
     return { reason: "not_allowed", message: name ? m.refusedForOther(name) : m.refusedForSomeoneElse };
   }
-  return target.conversation === who.conversation ? undefined : notAllowed;
+  if (target.conversation !== who.conversation) return notAllowed;
+  if (policy.kind === "creator" && !direct) return { reason: "not_allowed", message: m.refusedNoCreator };
+  return undefined;
 }
 
 const OPERATOR_SURFACES = new Set(["web", "http", "cli", "mcp"]);

@@ -8,6 +8,11 @@ export interface TextTransport {
   send(conversation: string, text: string, options: { replyTo?: string }): Promise<string | number>;
   /** Replaces a message's text; without it, summaries are sent as new messages. */
   edit?(conversation: string, messageId: string, text: string): Promise<void>;
+  /**
+   * Whether a conversation is one-to-one (SPEC §5). Default: every conversation is (an SMS or e-mail
+   * thread is with one person); a transport that bridges group chats says which are groups.
+   */
+  isDirect?(conversation: string): boolean;
 }
 
 /**
@@ -23,6 +28,7 @@ export function createTextChannel(transport: TextTransport): Channel {
   return {
     name: transport.name,
     capabilities: { buttons: false, edit: transport.edit !== undefined, privateNotices: false },
+    isDirect: (conversation) => transport.isDirect?.(conversation) ?? true,
     async deliver({ record, text }) {
       const conversation = record.target?.conversation;
       if (conversation === undefined) throw new TypeError("The question has no target conversation.");

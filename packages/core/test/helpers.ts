@@ -9,6 +9,8 @@ export interface RecordingChannel extends Channel {
   /** Current text of each message by id, as a user would see it now. */
   messages: Map<string, string>;
   failDelivery: Error | undefined;
+  /** Whether its conversations are one-to-one chats (default true; set false for a group). */
+  direct: boolean;
 }
 
 export function recordingChannel(
@@ -24,6 +26,8 @@ export function recordingChannel(
     notices: [],
     messages: new Map(),
     failDelivery: undefined,
+    direct: true,
+    isDirect: () => channel.direct,
     async deliver(request) {
       if (channel.failDelivery) throw channel.failDelivery;
       channel.delivered.push(request);

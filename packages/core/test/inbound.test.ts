@@ -49,7 +49,25 @@ describe("who may answer", () => {
     expect(after?.version).toBe(record.version);
   });
 
-  it("lets anyone in the conversation answer when there is no creator, but nobody from elsewhere", async () => {
+  it("lets nobody answer by chat in a group when there is no creator (SPEC §5)", async () => {
+    const { broker, channel } = setup();
+    channel.direct = false;
+    const record = await broker.create(deployInput, { target: room });
+    const tapped = await broker.handleAction(tap(record, { kind: "option", index: 0 }, "u-bob"));
+    expect(tapped).toMatchObject({
+      kind: "refused",
+      reason: "not_allowed",
+      text: expect.stringContaining("web panel"),
+    });
+    expect((await broker.handleReply({ ...room, userId: "u-bob", text: "1" })).kind).toBe("ignored");
+    expect((await broker.get(record.id))?.status).toBe("pending");
+    const open = await broker.create(deployInput, { target: room, answerers: "conversation" });
+    expect((await broker.handleAction(tap(open, { kind: "option", index: 0 }, "u-bob"))).kind).toBe(
+      "answered",
+    );
+  });
+
+  it("lets anyone in a one-to-one chat answer when there is no creator, but nobody from elsewhere", async () => {
     const { broker } = setup();
     const record = await broker.create(deployInput, { target: room });
     const elsewhere = await broker.handleAction({
