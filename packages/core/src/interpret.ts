@@ -25,6 +25,9 @@ const KEY_SEPARATORS = new Set([":", "=", ")", "：", "＝", "）"]);
 const TIGHT_SEPARATORS = new Set(["=", ")", "＝", "）"]);
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/u;
 const NUMBER = /^[0-9]+$/;
+/** Cheap pre-checks that spare the usual reply the full splitting. */
+const HAS_LINE_BREAK = /[\n\r\u2028\u2029]/;
+const HAS_ANSWER_BREAK = /[;；/]/;
 /** Where a one-line reply may start its next keyed answer (checked by `splitOneLine`). */
 const ANSWER_BREAK = /[;；]|\s\/\s/gu;
 
@@ -74,8 +77,7 @@ function interpretSeveral(
   known: ReadonlyMap<number, string[]>,
   messages: Messages,
 ): ReplyInterpretation {
-  const lines = text
-    .split(LINE_BREAK)
+  const lines = (HAS_LINE_BREAK.test(text) ? text.split(LINE_BREAK) : [text])
     .flatMap((line) => splitOneLine(line, questions))
     .map((line) => line.trim())
     .filter((line) => keyOf(line) !== "");
@@ -134,6 +136,7 @@ function interpretSeveral(
  * other `;` stays in the value (a multi-select list).
  */
 function splitOneLine(line: string, questions: readonly PromptQuestion[]): string[] {
+  if (!HAS_ANSWER_BREAK.test(line)) return [line];
   const parts: string[] = [];
   let start = 0;
   for (const match of line.matchAll(ANSWER_BREAK)) {
