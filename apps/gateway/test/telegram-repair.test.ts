@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-user/testkit/telegram";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, deployInput, tempDir } from "./harness.ts";
 
 const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
@@ -99,7 +99,15 @@ describe("repair after kill -9, on Telegram (a real gateway process against the 
     const second = await startChild(env);
     const [delivered] = await tg.waitUntil(() => prompts(tg).length === 2 && prompts(tg).slice(1), 10_000);
     if (!orphan || !delivered) throw new Error("no prompt");
-    const [question] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+    // The store records the delivery a moment after Telegram has the message: wait for it.
+    const question = await vi.waitFor(
+      async () => {
+        const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+        if (!(pending?.deliveries?.length > 0)) throw new Error("the delivery is not stored yet");
+        return pending;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(question.deliveries).toEqual([
       expect.objectContaining({ kind: "prompt", messageId: String(delivered.message_id) }),
     ]);
