@@ -137,7 +137,8 @@ describe("several gateway instances over one Redis", () => {
       logger: quiet,
     });
     stores.push(late);
-    const b = createAskUser({ store: late, channels: [], logger: quiet });
+    const sms = createTextChannel({ name: "sms", send: async () => "late-1" });
+    const b = createAskUser({ store: late, channels: [sms], logger: quiet });
     brokers.push(b);
     await b.ready;
     const tapped = await b.handleReply({ ...room, userId: room.conversation, text: "1", replyTo: "1" });

@@ -43,6 +43,7 @@ function testChannel() {
   const channel: Channel = {
     name: "test",
     capabilities: { buttons: false, edit: true, privateNotices: false },
+    isDirect: () => true, // the test room is a one-to-one chat
     async deliver(request) {
       deliveries.push(request);
       delivered(request);
