@@ -8,6 +8,7 @@
  */
 export { createTelegramChannel, type TelegramChannel, type TelegramChannelOptions } from "./channel.ts";
 export { type ChatRef, formatConversation, parseConversation } from "./conversation.ts";
+export { type HandlerServer, serveHandler, type WebhookHandler } from "./http-server.ts";
 export * as telegramLimits from "./limits.ts";
 export { type MainIo, main } from "./main.ts";
 export { type Polling, type PollingOptions, startPolling } from "./polling.ts";
@@ -20,3 +21,4 @@ export {
   runTelegram,
   type TelegramLogger,
 } from "./run.ts";
+export { createWebhookHandler, type WebhookHandlerOptions } from "./webhook.ts";

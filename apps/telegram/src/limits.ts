@@ -51,9 +51,21 @@ export const DESCRIPTION_CUTS = [200, 80, 30, 0] as const;
 /** Then question texts are cut to these lengths, in turn. */
 export const QUESTION_CUTS = [400, 150] as const;
 
-/** Default webhook listener of the standalone runner (`TELEGRAM_WEBHOOK_HOST` / `_PORT`). */
+/**
+ * Where the gateway mounts the webhook handler (`/channels/<name>`); also the path added to a
+ * `TELEGRAM_WEBHOOK_URL` given without one (`https://gw.example.com` → `…/channels/telegram`).
+ */
+export const WEBHOOK_PATH = "/channels/telegram";
+
+/**
+ * Default webhook listener of the standalone runner (`TELEGRAM_WEBHOOK_HOST` / `_PORT`). Inside the
+ * gateway no port is opened: the handler is served on the gateway's port.
+ */
 export const WEBHOOK_DEFAULT_HOST = "127.0.0.1";
 export const WEBHOOK_DEFAULT_PORT = 8443;
+
+/** The largest webhook request body the standalone runner's own port reads (the gateway's limit too). */
+export const WEBHOOK_BODY_MAX_BYTES = 1024 * 1024;
 
 /** How long `stop()` waits for webhook requests in flight before cutting their connections. */
 export const WEBHOOK_CLOSE_GRACE_MS = 3000;

@@ -19,7 +19,8 @@ the result JSON. CONVERSATION is a chat id, or CHAT_ID:THREAD_ID for a forum top
 that Telegram user may answer (use it in groups).
 
 Environment: TELEGRAM_BOT_TOKEN (required), TELEGRAM_API_ROOT, TELEGRAM_WEBHOOK_URL + TELEGRAM_WEBHOOK_SECRET
-(webhook mode; TELEGRAM_WEBHOOK_HOST, TELEGRAM_WEBHOOK_PORT), ASK_USER_DB (default .ask-user/telegram.db),
+(webhook mode, served on TELEGRAM_WEBHOOK_HOST:TELEGRAM_WEBHOOK_PORT, default 127.0.0.1:8443, at the URL's
+path; a URL without a path gets /channels/telegram), ASK_USER_DB (default .ask-user/telegram.db),
 ASK_USER_LOCALE (en, de).
 
 Exit codes: 0 answered · 3 no answer · 2 bad input · 1 failure · 130 interrupted.`;
@@ -42,7 +43,9 @@ export const main: StandaloneMain<MainIo> = (argv, env, io = processIo()) =>
     usage: USAGE,
     validTarget: (conversation) => parseConversation(conversation) !== undefined,
     readEnv: readTelegramEnv,
-    start: (context) => runTelegram({ ...context, ...(io.retry === undefined ? {} : { retry: io.retry }) }),
+    // Alone, the webhook handler gets a port of its own (the gateway mounts it on its one port instead).
+    start: (context) =>
+      runTelegram({ ...context, listen: true, ...(io.retry === undefined ? {} : { retry: io.retry }) }),
     argv,
     env,
     io,

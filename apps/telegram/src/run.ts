@@ -10,15 +10,17 @@ import {
 import { Bot, type Context } from "grammy";
 import { createTelegramChannel } from "./channel.ts";
 import { describeError } from "./errors.ts";
+import { type HandlerServer, serveHandler, type WebhookHandler } from "./http-server.ts";
 import {
   ALLOWED_UPDATES,
   WEBHOOK_DEFAULT_HOST,
   WEBHOOK_DEFAULT_PORT,
+  WEBHOOK_PATH,
   WEBHOOK_SECRET_TOKEN_PATTERN,
 } from "./limits.ts";
 import { startPolling } from "./polling.ts";
 import type { RetryOptions } from "./retry.ts";
-import { serveWebhook } from "./webhook.ts";
+import { createWebhookHandler } from "./webhook.ts";
 
 /** A logger for the runner: core's (warn, error) plus an optional `info` for start-up lines (pino fits). */
 export type TelegramLogger = AskUserLogger & {
@@ -29,8 +31,9 @@ export type TelegramLogger = AskUserLogger & {
 export interface RunTelegramOptions {
   /**
    * `TELEGRAM_BOT_TOKEN` (required), `TELEGRAM_API_ROOT` (a self-hosted Bot API server or a test fake),
-   * `TELEGRAM_WEBHOOK_URL` + `TELEGRAM_WEBHOOK_SECRET` (webhook mode, both or neither),
-   * `TELEGRAM_WEBHOOK_HOST` (default 127.0.0.1), `TELEGRAM_WEBHOOK_PORT` (default 8443).
+   * `TELEGRAM_WEBHOOK_URL` + `TELEGRAM_WEBHOOK_SECRET` (webhook mode, both or neither; a URL without a
+   * path gets `/channels/telegram`), and with `listen` only `TELEGRAM_WEBHOOK_HOST` (default 127.0.0.1)
+   * and `TELEGRAM_WEBHOOK_PORT` (default 8443).
    */
   env: Record<string, string | undefined>;
   broker: () => AskUserBroker;
@@ -51,6 +54,12 @@ export interface RunTelegramOptions {
   instanceId?: string;
   /** Long polling bounds (tests shorten them): the lease time, and the pause after an error. */
   polling?: { leaseTtlMs?: number; retryDelayMs?: number };
+  /**
+   * Webhook mode: also open a port of its own (`TELEGRAM_WEBHOOK_HOST`:`TELEGRAM_WEBHOOK_PORT`) serving
+   * `webhook` at the webhook URL's path — what the standalone runner does. Default false: no port is
+   * opened and the host mounts `webhook` (the gateway, at `/channels/telegram` on its one port).
+   */
+  listen?: boolean;
 }
 
 /** A running Telegram channel. */
@@ -63,6 +72,11 @@ export interface RunningTelegram {
   bot: Bot;
   /** One banner line: `telegram (@my_bot, long polling)`. */
   describe: string;
+  /**
+   * Webhook mode: the handler of Telegram's requests (secret checked; 401 without it). Mount it where
+   * `TELEGRAM_WEBHOOK_URL` points — the gateway serves it at `/channels/telegram`.
+   */
+  webhook?: WebhookHandler;
   stop(): Promise<void>;
 }
 
@@ -70,6 +84,13 @@ interface Config {
   token: string;
   apiRoot?: string;
   webhook?: { url: URL; secret: string; host: string; port: number };
+}
+
+/** The webhook URL as registered: a URL given without a path gets {@link WEBHOOK_PATH}. */
+function webhookUrl(text: string): URL {
+  const url = new URL(text);
+  if (url.pathname === "/") url.pathname = WEBHOOK_PATH;
+  return url;
 }
 
 function configError(message: string): AskUserError {
@@ -107,7 +128,7 @@ export function readTelegramEnv(env: Record<string, string | undefined>): Config
     if (!/^\d+$/.test(portText) || port > 65_535)
       throw configError(`TELEGRAM_WEBHOOK_PORT is not a port number: "${portText}".`);
     const host = value("TELEGRAM_WEBHOOK_HOST") ?? WEBHOOK_DEFAULT_HOST;
-    config.webhook = { url: new URL(url), secret, host, port };
+    config.webhook = { url: webhookUrl(url), secret, host, port };
   }
   return config;
 }
@@ -125,9 +146,60 @@ async function answerUnhandledTap(ctx: Context, logger: TelegramLogger): Promise
 }
 
 /**
- * Builds a grammY bot from the environment, mounts the channel and starts it: long polling, or a webhook
- * server when `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET` are set. Resolves once updates flow.
- * Taps nothing handled (not the channel's, nor your `handlers`') are answered without text.
+ * Webhook mode: the handler, registered with `setWebhook` at `url` (with its secret and the updates the
+ * channel needs), and served on a port of its own only with `listen`.
+ */
+async function startWebhook(
+  bot: Bot,
+  channel: Channel,
+  config: NonNullable<Config["webhook"]>,
+  options: RunTelegramOptions,
+  logger: TelegramLogger,
+): Promise<RunningTelegram> {
+  const { url, secret, host, port } = config;
+  const username = `@${bot.botInfo.username}`;
+  const webhook = createWebhookHandler(bot, { secretToken: secret, logger });
+  let server: HandlerServer | undefined;
+  if (options.listen) {
+    server = await serveHandler(webhook, { paths: [url.pathname], host, port, logger, name: "telegram" });
+  } else {
+    const ignored = ["TELEGRAM_WEBHOOK_HOST", "TELEGRAM_WEBHOOK_PORT"].filter((key) =>
+      options.env[key]?.trim(),
+    );
+    if (ignored.length > 0)
+      logger.warn(
+        { channel: "telegram", ignored },
+        `${ignored.join(" and ")} apply to the standalone runner only: here the webhook is served on the host's port at ${WEBHOOK_PATH}`,
+      );
+    if (url.pathname !== WEBHOOK_PATH && !url.pathname.startsWith(`${WEBHOOK_PATH}/`))
+      logger.warn(
+        { channel: "telegram", path: url.pathname },
+        `TELEGRAM_WEBHOOK_URL's path is not ${WEBHOOK_PATH}, where the gateway serves the webhook: Telegram's requests reach it only if a proxy rewrites the path`,
+      );
+  }
+  try {
+    await bot.api.setWebhook(url.href, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+  } catch (error) {
+    await server?.close();
+    throw error;
+  }
+  const where = `${url.origin}${url.pathname}`;
+  const describe = server
+    ? `telegram (${username}, webhook ${where} → ${server.address})`
+    : `telegram (${username}, webhook ${where})`;
+  logger.info?.(
+    { channel: "telegram", bot: username, mode: "webhook", ...(server ? { listen: server.address } : {}) },
+    "telegram ready",
+  );
+  return { channel, bot, describe, webhook, stop: async () => server?.close() };
+}
+
+/**
+ * Builds a grammY bot from the environment, mounts the channel and starts it: long polling, or webhook
+ * mode when `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET` are set — then the returned `webhook`
+ * handler serves Telegram's requests, mounted by the host (the gateway: `/channels/telegram` on its
+ * port), or on a port of its own with `listen`. Resolves once updates flow. Taps nothing handled (not
+ * the channel's, nor your `handlers`') are answered without text.
  *
  * @example
  * let askUser: AskUserBroker | undefined;
@@ -160,23 +232,7 @@ export async function runTelegram(options: RunTelegramOptions): Promise<RunningT
   await bot.init();
   const username = `@${bot.botInfo.username}`;
 
-  if (config.webhook) {
-    const { url, secret, host, port } = config.webhook;
-    const server = await serveWebhook(bot, { path: url.pathname, secretToken: secret, host, port, logger });
-    try {
-      await bot.api.setWebhook(url.href, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
-    } catch (error) {
-      await server.close();
-      throw error;
-    }
-    const describe = `telegram (${username}, webhook ${url.origin}${url.pathname} → ${server.address})`;
-    logger.info?.(
-      { channel: "telegram", bot: username, mode: "webhook", listen: server.address },
-      "telegram ready",
-    );
-    return { channel, bot, describe, stop: () => server.close() };
-  }
-
+  if (config.webhook) return startWebhook(bot, channel, config.webhook, options, logger);
   const polling = await startPolling(bot, {
     allowedUpdates: ALLOWED_UPDATES,
     logger,

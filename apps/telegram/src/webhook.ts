@@ -1,87 +1,43 @@
 /**
- * Serves a grammY bot's webhook on `node:http`: only POSTs to the webhook URL's path are handled, the
- * secret header is checked by grammY on every request (wrong or missing → 401, no handler runs).
+ * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`: grammY's
+ * `webhookCallback(bot, "std/http", { secretToken })`. The gateway mounts it at `/channels/telegram` on
+ * its own port; the standalone runner serves the same handler on a port of its own (`http-server.ts`).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { AskUserLogger } from "@ask-user/core";
 import { type Bot, type Context, webhookCallback } from "grammy";
 import { describeError } from "./errors.ts";
-import { WEBHOOK_CLOSE_GRACE_MS } from "./limits.ts";
+import type { WebhookHandler } from "./http-server.ts";
 
-/** Where and how to serve the webhook. */
-export interface WebhookServerOptions {
-  /** The path requests must use (the public webhook URL's path), e.g. `/telegram`. */
-  path: string;
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** The `secret_token` given to `setWebhook`: requests must carry it in `X-Telegram-Bot-Api-Secret-Token`. */
   secretToken: string;
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
   logger: AskUserLogger;
 }
 
-/** A listening webhook server. */
-export interface WebhookServer {
-  /** The address it listens on, `host:port`. */
-  address: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-function closeServer(server: Server, closing: { value: boolean }): Promise<void> {
-  closing.value = true;
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), WEBHOOK_CLOSE_GRACE_MS);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
 /**
- * Starts an HTTP server that feeds the bot from Telegram's webhook requests.
+ * A handler that feeds the bot from Telegram's webhook requests. A wrong or missing secret header gets
+ * 401 and no handler runs (grammY compares it in constant time); a method other than POST gets 405.
+ * When a handler fails the answer is 500, so that Telegram delivers the update again (the channel's
+ * dedupe lets a failed update run again, and drops a copy of one that succeeded).
  *
  * @example
- * const server = await serveWebhook(bot, { path: "/tg", secretToken, host: "127.0.0.1", port: 8443, logger });
- * await bot.api.setWebhook("https://bot.example.com/tg", { secret_token: secretToken });
+ * const webhook = createWebhookHandler(bot, { secretToken, logger });
+ * await bot.api.setWebhook("https://gw.example.com/channels/telegram", { secret_token: secretToken });
+ * const response = await webhook(request); // mounted by the gateway at /channels/telegram
  */
-export async function serveWebhook<C extends Context>(
+export function createWebhookHandler<C extends Context>(
   bot: Bot<C>,
-  options: WebhookServerOptions,
-): Promise<WebhookServer> {
-  const handle = webhookCallback(bot, "http", { secretToken: options.secretToken });
-  const closing = { value: false };
-  const server = createServer((req, res) => {
-    // While closing, a request that ends frees its kept-alive connection at once.
-    res.once("finish", () => {
-      if (closing.value) setImmediate(() => server.closeIdleConnections());
-    });
-    if (closing.value) res.setHeader("connection", "close");
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== options.path) {
-      res.writeHead(404).end();
-      return;
-    }
-    if (req.method !== "POST") {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    handle(req, res).catch((error: unknown) => {
+  options: WebhookHandlerOptions,
+): WebhookHandler {
+  const handle = webhookCallback(bot, "std/http", { secretToken: options.secretToken });
+  return async (request) => {
+    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    try {
+      return await handle(request);
+    } catch (error) {
       options.logger.error({ channel: "telegram", err: describeError(error) }, "webhook update failed");
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  return { address: `${host}:${port}`, port, close: () => closeServer(server, closing) };
+      return new Response(null, { status: 500 });
+    }
+  };
 }

@@ -14,7 +14,8 @@ import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-us
 import { Bot } from "grammy";
 import { afterEach, expect } from "vitest";
 import { createTelegramChannel, type TelegramChannel } from "../src/channel.ts";
-import { serveWebhook } from "../src/webhook.ts";
+import { serveHandler } from "../src/http-server.ts";
+import { createWebhookHandler } from "../src/webhook.ts";
 
 /** How updates reach the bot: grammY's long polling, its webhook, or `handleTogether` (tests call it). */
 export type Mode = "polling" | "webhook" | "manual";
@@ -135,12 +136,13 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
     stopUpdates = async () => undefined;
   } else {
     await bot.init();
-    const server = await serveWebhook(bot, {
-      path: "/telegram",
-      secretToken: SECRET,
+    const webhook = createWebhookHandler(bot, { secretToken: SECRET, logger });
+    const server = await serveHandler(webhook, {
+      paths: ["/telegram"],
       host: "127.0.0.1",
       port: 0,
       logger,
+      name: "telegram",
     });
     running.webhookUrl = `http://127.0.0.1:${server.port}/telegram`;
     await bot.api.setWebhook(running.webhookUrl, { secret_token: SECRET });

@@ -57,7 +57,7 @@ interface Instance {
 async function instance(
   tg: FakeTelegram,
   store: QuestionStore,
-  options: { id: string; coordination?: Coordination; env?: Record<string, string> },
+  options: { id: string; coordination?: Coordination; env?: Record<string, string>; listen?: boolean },
 ): Promise<Instance> {
   const logger = linesLogger();
   let broker: AskUserBroker | undefined;
@@ -69,6 +69,7 @@ async function instance(
     instanceId: options.id,
     retry: { serverErrorDelayMs: 5 },
     polling: { retryDelayMs: 100 },
+    ...(options.listen ? { listen: true } : {}),
   });
   const ready = createAskUser({ store, channels: [running.channel], logger });
   broker = ready;
@@ -228,7 +229,7 @@ describe("several instances on one store, webhook", () => {
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_WEBHOOK_PORT: String(port),
     };
-    const a = await instance(tg, store, { id: "a", coordination: watched, env });
+    const a = await instance(tg, store, { id: "a", coordination: watched, env, listen: true });
     const deploy = await a.broker.create(DEPLOY, toAda);
     const ada = tg.user(ADA);
     const query = ada.press(ADA.id, Number(deploy.deliveries[0]?.messageId), "Canary");

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
 import { Api } from "grammy";
 import { describe, expect, it } from "vitest";
+import { serveHandler } from "../src/http-server.ts";
 import { main } from "../src/main.ts";
 import { type RunningTelegram, readTelegramEnv, runTelegram } from "../src/run.ts";
 import { ADA, DEPLOY, fake, memoryLogger, onCleanup, SECRET } from "./harness.ts";
@@ -20,9 +21,15 @@ async function freePort(): Promise<number> {
 
 async function run(
   env: Record<string, string>,
+  options: { listen?: boolean; logger?: ReturnType<typeof memoryLogger> } = {},
 ): Promise<{ running: RunningTelegram; broker: AskUserBroker }> {
   let broker: AskUserBroker | undefined;
-  const running = await runTelegram({ env, broker: () => broker as AskUserBroker, logger: memoryLogger() });
+  const running = await runTelegram({
+    env,
+    broker: () => broker as AskUserBroker,
+    logger: options.logger ?? memoryLogger(),
+    ...(options.listen === undefined ? {} : { listen: options.listen }),
+  });
   broker = createAskUser({ store: createMemoryStore(), channels: [running.channel], logger: memoryLogger() });
   const ready = broker;
   onCleanup(async () => {
@@ -99,17 +106,20 @@ describe("runTelegram", () => {
     expect(tg.calls.filter((call) => call.method === "answerCallbackQuery" && call.error)).toEqual([]);
   });
 
-  it("runs a webhook from the environment and refuses requests without the secret", async () => {
+  it("runs a webhook on a port of its own with listen (the standalone runner) and refuses requests without the secret", async () => {
     const tg = await fake();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks/telegram`;
-    const { running, broker } = await run({
-      TELEGRAM_BOT_TOKEN: tg.token,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_WEBHOOK_URL: url,
-      TELEGRAM_WEBHOOK_SECRET: SECRET,
-      TELEGRAM_WEBHOOK_PORT: String(port),
-    });
+    const { running, broker } = await run(
+      {
+        TELEGRAM_BOT_TOKEN: tg.token,
+        TELEGRAM_API_ROOT: tg.apiRoot,
+        TELEGRAM_WEBHOOK_URL: url,
+        TELEGRAM_WEBHOOK_SECRET: SECRET,
+        TELEGRAM_WEBHOOK_PORT: String(port),
+      },
+      { listen: true },
+    );
     expect(running.describe).toBe(
       `telegram (@ask_user_test_bot, webhook http://127.0.0.1:${port}/hooks/telegram → 127.0.0.1:${port})`,
     );
@@ -142,7 +152,73 @@ describe("runTelegram", () => {
     await running.stop();
     await expect(fetch(url, { method: "POST" })).rejects.toThrow();
   });
+
+  it("opens no port in webhook mode without listen: the host mounts the returned handler at /channels/telegram", async () => {
+    const tg = await fake();
+    let running: RunningTelegram | undefined;
+    // The host (the gateway in production): its own server, handing every request to the handler.
+    const host = await serveHandler((request) => (running?.webhook ?? notMounted)(request), {
+      paths: ["/channels/telegram"],
+      host: "127.0.0.1",
+      port: 0,
+      logger: memoryLogger(),
+      name: "host",
+    });
+    onCleanup(() => host.close());
+    const ignoredPort = await freePort();
+    const logger = memoryLogger();
+    const started = await run(
+      {
+        TELEGRAM_BOT_TOKEN: tg.token,
+        TELEGRAM_API_ROOT: tg.apiRoot,
+        TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${host.port}`, // a base URL: /channels/telegram is added
+        TELEGRAM_WEBHOOK_SECRET: SECRET,
+        TELEGRAM_WEBHOOK_PORT: String(ignoredPort),
+      },
+      { logger },
+    );
+    running = started.running;
+    const url = `http://127.0.0.1:${host.port}/channels/telegram`;
+    expect(running.describe).toBe(`telegram (@ask_user_test_bot, webhook ${url})`);
+    expect(await running.bot.api.getWebhookInfo()).toMatchObject({ url });
+    await expect(
+      fetch(`http://127.0.0.1:${ignoredPort}/channels/telegram`, { method: "POST" }),
+    ).rejects.toThrow();
+    expect(logger.lines).toEqual([
+      expect.stringMatching(/^warn TELEGRAM_WEBHOOK_PORT apply to the standalone runner only/),
+    ]);
+    logger.lines.length = 0;
+
+    const webhook = running.webhook as NonNullable<RunningTelegram["webhook"]>;
+    const update = JSON.stringify({
+      update_id: 7,
+      message: { message_id: 1, date: 1, chat: { id: ADA.id, type: "private" }, from: ADA, text: "x" },
+    });
+    const wrong = await webhook(
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": "wrong" },
+        body: update,
+      }),
+    );
+    expect(wrong.status).toBe(401);
+    expect((await webhook(new Request(url))).status).toBe(405);
+
+    const ada = tg.user(ADA);
+    const record = await started.broker.create(DEPLOY, {
+      target: { channel: "telegram", conversation: String(ADA.id) },
+    });
+    const query = ada.press(ADA.id, Number(record.deliveries[0]?.messageId), "Canary");
+    expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Recorded: Canary" });
+    // The tap came through the host's port (the fake records the webhook's answer once it has it).
+    expect(await tg.waitUntil(() => tg.deliveries.at(-1))).toMatchObject({ attempt: 1, status: 200 });
+    expect(logger.lines).toEqual([]);
+  });
 });
+
+async function notMounted(): Promise<Response> {
+  return new Response(null, { status: 503 });
+}
 
 describe("the standalone runner", () => {
   async function runner(argv: string[], stdin: string) {
