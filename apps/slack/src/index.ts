@@ -11,9 +11,16 @@
  * ```
  */
 export { createSlackChannel, type SlackChannel, type SlackChannelOptions } from "./channel.ts";
+export { type HandlerServer, serveHandler } from "./http-server.ts";
 export * as slackLimits from "./limits.ts";
 export { SLACK_RETRY_POLICY } from "./limits.ts";
 export { type MainIo, main } from "./main.ts";
+export {
+  createWebhookReceiver,
+  type WebhookHandler,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from "./receiver.ts";
 export {
   ANSWER_ACTION_ID,
   ANSWER_BLOCK_ID,

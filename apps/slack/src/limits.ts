@@ -35,6 +35,21 @@ export const MESSAGE_TEXT_MAX_CHARS = 40_000;
 export const ACK_DEADLINE_MS = 3000;
 
 /**
+ * HTTP mode: where Slack's Events API and interactivity requests go — one Request URL for both, under
+ * the gateway's port (`/channels/<name>/…`), or the standalone runner's own port.
+ */
+export const EVENTS_PATH = "/channels/slack/events";
+
+/** The standalone runner also answers here: Bolt's own path, the one it served before `EVENTS_PATH`. */
+export const LEGACY_EVENTS_PATH = "/slack/events";
+
+/** The largest request body the standalone runner's own port reads (the gateway's limit too). */
+export const WEBHOOK_BODY_MAX_BYTES = 1024 * 1024;
+
+/** How long stopping the standalone runner's port waits for requests in flight before cutting them. */
+export const WEBHOOK_CLOSE_GRACE_MS = 3000;
+
+/**
  * How long a modal submission may wait for the broker before it is acknowledged anyway (the outcome
  * is then shown as an ephemeral message).
  */

@@ -17,8 +17,9 @@ Asks the questions in FILE (ask_user tool input as JSON; "-" reads stdin) in Sla
 JSON. CONVERSATION is a channel id (C…), a user id (U…) for direct messages, optionally followed by
 :THREAD_TS. With --creator, only that Slack user may answer (use it in channels).
 
-Environment: SLACK_BOT_TOKEN (required), SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode;
-SLACK_PORT, SLACK_HOST), SLACK_API_URL, ASK_USER_DB (default .ask-user/slack.db), ASK_USER_LOCALE (en, de).
+Environment: SLACK_BOT_TOKEN (required), SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode:
+Request URL <public URL>/channels/slack/events, served on SLACK_HOST:SLACK_PORT, default 127.0.0.1:3000),
+SLACK_API_URL, ASK_USER_DB (default .ask-user/slack.db), ASK_USER_LOCALE (en, de).
 
 Exit codes: 0 answered · 3 no answer · 2 bad input · 1 failure · 130 interrupted.`;
 
@@ -67,7 +68,8 @@ export function main(
     usage: USAGE,
     validTarget: (conversation) => parseAddress(conversation) !== undefined, // or throws saying why not
     readEnv: readSlackEnv,
-    start: (context) => runSlack(context),
+    // Alone, HTTP mode gets a port of its own (the gateway mounts the same handler on its one port).
+    start: (context) => runSlack({ ...context, listen: true }),
     waitingLine: (describe) => `${describe} is waiting for an answer`,
     argv,
     env,

@@ -8,7 +8,9 @@ import {
 } from "@ask-user/core";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { createSlackChannel } from "./channel.ts";
-import { SLACK_RETRY_POLICY } from "./limits.ts";
+import { type HandlerServer, serveHandler } from "./http-server.ts";
+import { EVENTS_PATH, LEGACY_EVENTS_PATH, SLACK_RETRY_POLICY } from "./limits.ts";
+import { createWebhookReceiver, type WebhookHandler } from "./receiver.ts";
 
 /** A pino-compatible logger (details first); `info` is optional. */
 export type SlackLogger = AskUserLogger & { info?(details: Record<string, unknown>, message: string): void };
@@ -18,16 +20,17 @@ export interface SlackConfig {
   botToken: string;
   /** Socket Mode when set (wins over the signing secret). */
   appToken?: string;
-  /** HTTP mode (`/slack/events`) when there is no app token. */
+  /** HTTP mode (Request URL `…/channels/slack/events`) when there is no app token. */
   signingSecret?: string;
   apiUrl?: string;
+  /** The standalone runner's own port in HTTP mode (`listen`); inside the gateway, unused. */
   port: number;
   host: string;
 }
 
 /**
  * Reads `SLACK_BOT_TOKEN` (required), `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP
- * mode), `SLACK_PORT` (HTTP, default 3000), `SLACK_HOST` (HTTP bind address, default `127.0.0.1`)
+ * mode), `SLACK_PORT` (HTTP alone, default 3000), `SLACK_HOST` (its bind address, default `127.0.0.1`)
  * and `SLACK_API_URL` (Web API base, default Slack's). Throws an `Error` saying what is missing.
  */
 export function readSlackEnv(env: Record<string, string | undefined>): SlackConfig {
@@ -38,7 +41,7 @@ export function readSlackEnv(env: Record<string, string | undefined>): SlackConf
   const signingSecret = value("SLACK_SIGNING_SECRET");
   if (!appToken && !signingSecret) {
     throw new Error(
-      "Set SLACK_APP_TOKEN (xapp-…, Socket Mode: no public URL needed) or SLACK_SIGNING_SECRET (HTTP mode on /slack/events).",
+      `Set SLACK_APP_TOKEN (xapp-…, Socket Mode: no public URL needed) or SLACK_SIGNING_SECRET (HTTP mode: Request URL …${EVENTS_PATH}).`,
     );
   }
   const port = Number(value("SLACK_PORT") ?? 3000);
@@ -108,6 +111,12 @@ export interface RunSlackOptions {
    * Mode connection or serves HTTP, and Slack hands each request to one of them.
    */
   instanceId?: string;
+  /**
+   * HTTP mode: also open a port of its own (`SLACK_HOST`:`SLACK_PORT`) serving `webhook` at
+   * `/channels/slack/events` (and Bolt's old `/slack/events`) — what the standalone runner does.
+   * Default false: no port is opened and the host mounts `webhook` (the gateway, on its one port).
+   */
+  listen?: boolean;
 }
 
 /** A started Slack channel. */
@@ -117,13 +126,19 @@ export interface RunningSlack {
   describe: string;
   /** The Bolt app, for adding your own listeners. */
   app: App;
+  /**
+   * HTTP mode: the handler of Slack's Events API and interactivity requests (signature and timestamp
+   * checked). Mount it at the Request URL — the gateway serves it at `/channels/slack/events`.
+   */
+  webhook?: WebhookHandler;
   stop(): Promise<void>;
 }
 
 /**
  * Builds a Bolt app from the environment (see {@link readSlackEnv}), mounts the channel and starts it:
- * Socket Mode with `SLACK_APP_TOKEN`, else HTTP on `SLACK_PORT`. Checks the bot token with `auth.test`
- * first. Rate-limited calls are retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`.
+ * Socket Mode with `SLACK_APP_TOKEN`, else HTTP mode — a receiver that opens no port, whose handler is
+ * returned as `webhook` for the host to mount (the gateway: `/channels/slack/events` on its port), or
+ * served on `SLACK_PORT` with `listen`. Checks the bot token with `auth.test` first. Rate-limited calls are retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`.
  * Interactive requests that no listener acknowledged are acknowledged after the listeners ran (this
  * app is ours alone; a channel mounted on your own app leaves that to you).
  *
@@ -146,16 +161,18 @@ export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> 
     ...clientOptions,
     logLevel: LogLevel.ERROR,
   }).auth.test();
-  const socketMode = config.appToken !== undefined;
+  const bolt = boltLogger(logger);
+  const receiver =
+    config.appToken === undefined
+      ? createWebhookReceiver({ signingSecret: config.signingSecret ?? "" }) // logs with the app's logger
+      : undefined;
   const app = new App({
     token: config.botToken,
     ...(auth.bot_id ? { botId: auth.bot_id } : {}),
     ...(auth.user_id ? { botUserId: auth.user_id } : {}),
-    ...(config.appToken
-      ? { appToken: config.appToken, socketMode: true }
-      : { signingSecret: config.signingSecret ?? "" }),
+    ...(receiver ? { receiver } : { appToken: config.appToken ?? "", socketMode: true }),
     clientOptions,
-    logger: boltLogger(logger),
+    logger: bolt,
   });
   const slack = createSlackChannel({
     app,
@@ -164,20 +181,40 @@ export async function runSlack(options: RunSlackOptions): Promise<RunningSlack> 
     ...(options.coordination ? { coordination: options.coordination } : {}),
   });
   app.use(acknowledgeTheRest());
+  await app.start(); // Socket Mode connects; the HTTP receiver opens nothing
   let mode = "Socket Mode";
-  if (socketMode) {
-    await app.start();
-  } else {
-    const server = (await app.start(
-      config.host ? { port: config.port, host: config.host } : config.port,
-    )) as {
-      address(): unknown;
-    };
-    const address = server.address() as { port?: number } | null;
-    mode = `HTTP on :${address?.port ?? config.port}/slack/events`;
+  let server: HandlerServer | undefined;
+  if (receiver) {
+    mode = `HTTP at ${EVENTS_PATH}`;
+    if (options.listen) {
+      try {
+        server = await serveHandler(receiver.handle, {
+          paths: [EVENTS_PATH, LEGACY_EVENTS_PATH],
+          host: config.host,
+          port: config.port,
+          logger,
+          name: "slack",
+        });
+      } catch (error) {
+        await app.stop();
+        throw error;
+      }
+      mode = `HTTP on :${server.port}${EVENTS_PATH}`;
+    } else {
+      const ignored = ["SLACK_PORT", "SLACK_HOST"].filter((key) => options.env[key]?.trim());
+      if (ignored.length > 0)
+        logger.warn(
+          { channel: "slack", ignored },
+          `${ignored.join(" and ")} apply to the standalone runner only: here Slack's requests come to the host's port at ${EVENTS_PATH}`,
+        );
+    }
   }
   const describe = `slack (@${auth.user ?? "bot"}, ${mode})`;
   const instance = options.instanceId === undefined ? {} : { instance: options.instanceId };
   options.logger?.info?.({ channel: "slack", ...instance }, `${describe} ready`);
-  return { channel: slack.channel, describe, app, stop: () => app.stop().then(() => undefined) };
+  const stop = async () => {
+    await server?.close();
+    await app.stop();
+  };
+  return { channel: slack.channel, describe, app, ...(receiver ? { webhook: receiver.handle } : {}), stop };
 }

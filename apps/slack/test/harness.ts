@@ -1,6 +1,4 @@
 /** Shared harness: a fake Slack per test, the real Bolt (HTTP or Socket Mode), a broker; all closed afterwards. */
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   type AskUserBroker,
   type AskUserLogger,
@@ -20,8 +18,10 @@ import {
 } from "@ask-user/testkit/slack";
 import { App, LogLevel } from "@slack/bolt";
 import { afterEach, expect } from "vitest";
+import { serveHandler } from "../src/http-server.ts";
 import { createSlackChannel, type SlackChannel } from "../src/index.ts";
-import { ACK_DEADLINE_MS } from "../src/limits.ts";
+import { ACK_DEADLINE_MS, EVENTS_PATH } from "../src/limits.ts";
+import { createWebhookReceiver, type WebhookReceiver } from "../src/receiver.ts";
 
 export type Mode = "http" | "socket";
 export const MODES: Mode[] = ["http", "socket"];
@@ -68,44 +68,59 @@ export async function fakeSlack(options: FakeSlackOptions = {}): Promise<FakeSla
   return slack;
 }
 
-/** A real Bolt app talking to the fake; not started. */
+/** The HTTP receiver of each app in HTTP mode (the one `runSlack` uses: no port of its own). */
+const receivers = new WeakMap<App, WebhookReceiver>();
+
+/** A real Bolt app talking to the fake; not started. HTTP mode: with the app's web receiver. */
 export function boltApp(slack: FakeSlack, mode: Mode, retries = 0): App {
   const clientOptions = {
     slackApiUrl: slack.apiUrl,
     retryConfig: retries === 0 ? { retries: 0 } : { retries, minTimeout: 0, maxTimeout: 0 },
   };
-  return mode === "socket"
-    ? new App({
-        token: slack.botToken,
-        appToken: slack.appToken,
-        socketMode: true,
-        logLevel: LogLevel.ERROR,
-        clientOptions,
-      })
-    : new App({
-        token: slack.botToken,
-        signingSecret: slack.signingSecret,
-        logLevel: LogLevel.ERROR,
-        clientOptions,
-      });
+  if (mode === "socket") {
+    return new App({
+      token: slack.botToken,
+      appToken: slack.appToken,
+      socketMode: true,
+      logLevel: LogLevel.ERROR,
+      clientOptions,
+    });
+  }
+  const receiver = createWebhookReceiver({ signingSecret: slack.signingSecret });
+  const app = new App({ token: slack.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions });
+  receivers.set(app, receiver);
+  return app;
 }
 
-/** Starts the app (HTTP on 127.0.0.1:0 with the fake pointed at it, or Socket Mode); stopped after the test. */
+/**
+ * Starts the app (Socket Mode, or HTTP: its receiver's handler served on 127.0.0.1:0 at
+ * `/channels/slack/events`, with the fake pointed at it); stopped after the test.
+ */
 export async function startApp(slack: FakeSlack, app: App, mode: Mode): Promise<() => Promise<void>> {
   let stopped = false;
+  let closeServer = async (): Promise<void> => undefined;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    await closeServer();
     await app.stop();
     if (mode === "socket") await slack.waitUntil(() => slack.socketConnections() === 0);
     else slack.setRequestUrl(undefined);
   };
   cleanups.push(stop);
-  if (mode === "socket") {
-    await app.start();
-  } else {
-    const server = (await app.start({ port: 0, host: "127.0.0.1" })) as Server;
-    slack.setRequestUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`);
+  await app.start();
+  const receiver = receivers.get(app);
+  if (mode === "http" && receiver) {
+    const logger = recordingLogger();
+    const server = await serveHandler(receiver.handle, {
+      paths: [EVENTS_PATH],
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+      name: "slack",
+    });
+    closeServer = () => server.close();
+    slack.setRequestUrl(`http://127.0.0.1:${server.port}${EVENTS_PATH}`);
   }
   return stop;
 }

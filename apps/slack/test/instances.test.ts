@@ -14,7 +14,7 @@ import {
 import type { Delivery, FakeSlack } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
 import { runSlack } from "../src/index.ts";
-import { ACK_DEADLINE_MS } from "../src/limits.ts";
+import { ACK_DEADLINE_MS, EVENTS_PATH } from "../src/limits.ts";
 import { ALICE, CHANNEL, DEPLOY, fakeSlack, MODES, type Mode, recordingLogger } from "./harness.ts";
 
 const stops: Array<() => Promise<void>> = [];
@@ -41,6 +41,7 @@ async function instance(slack: FakeSlack, mode: Mode, store: QuestionStore, name
     logger,
     coordination: store,
     instanceId: name,
+    listen: mode === "http", // two processes, each on its own port, behind one load balancer
   });
   broker = createAskUser({ store, channels: [running.channel], logger, instanceId: name });
   const created = broker;
@@ -50,7 +51,7 @@ async function instance(slack: FakeSlack, mode: Mode, store: QuestionStore, name
     await running.stop();
   });
   const port = /HTTP on :(\d+)\//.exec(running.describe)?.[1];
-  return { broker: created, logger, url: `http://127.0.0.1:${port}/slack/events` };
+  return { broker: created, logger, url: `http://127.0.0.1:${port}${EVENTS_PATH}` };
 }
 
 /** A fake Slack and two instances on one store; in HTTP mode the fake balances between them. */

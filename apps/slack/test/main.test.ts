@@ -1,8 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
+import { signedHeaders } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MainIo, main, readSlackEnv, runSlack } from "../src/index.ts";
 import { ALICE, actions, CHANNEL, fakeSlack, recordingLogger, waitForText } from "./harness.ts";
@@ -13,6 +16,14 @@ const dirs: string[] = [];
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 async function tempDb(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "ask-user-slack-"));
@@ -102,7 +113,7 @@ describe("runSlack", () => {
     expect(slack.calls.filter((c) => c.method === "auth.test")).toHaveLength(1);
   });
 
-  it("starts in HTTP mode on SLACK_PORT", async () => {
+  it("starts in HTTP mode on SLACK_PORT with listen (the standalone runner), at /channels/slack/events and Bolt's old /slack/events", async () => {
     const slack = await fakeSlack();
     const running = await runSlack({
       env: {
@@ -115,14 +126,59 @@ describe("runSlack", () => {
       broker: () => {
         throw new Error("unused");
       },
+      listen: true,
     });
     try {
-      const port = /HTTP on :(\d+)\/slack\/events/.exec(running.describe)?.[1];
+      const port = /HTTP on :(\d+)\/channels\/slack\/events\)$/.exec(running.describe)?.[1];
       expect(Number(port)).toBeGreaterThan(0);
-      slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
-      expect((await slack.deliverHttp({ type: "url_verification", challenge: "c" })).body).toEqual({
-        challenge: "c",
-      });
+      for (const path of ["/channels/slack/events", "/slack/events"]) {
+        slack.setRequestUrl(`http://127.0.0.1:${port}${path}`);
+        expect((await slack.deliverHttp({ type: "url_verification", challenge: path })).body).toEqual({
+          challenge: path,
+        });
+      }
+      slack.setRequestUrl(`http://127.0.0.1:${port}/elsewhere`);
+      expect((await slack.deliverHttp({ type: "url_verification", challenge: "c" })).status).toBe(404);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("opens no port in HTTP mode without listen: the returned handler checks the signature and answers Slack", async () => {
+    const slack = await fakeSlack();
+    const ignored = await freePort();
+    const logger = recordingLogger();
+    const running = await runSlack({
+      env: {
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_SIGNING_SECRET: slack.signingSecret,
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_PORT: String(ignored),
+      },
+      broker: () => {
+        throw new Error("unused");
+      },
+      logger,
+    });
+    try {
+      expect(running.describe).toBe("slack (@ask_user_bot, HTTP at /channels/slack/events)");
+      await expect(fetch(`http://127.0.0.1:${ignored}/channels/slack/events`)).rejects.toThrow();
+      expect(logger.lines).toEqual([
+        expect.stringMatching(/^warn SLACK_PORT apply to the standalone runner only/),
+      ]);
+      const webhook = running.webhook as NonNullable<typeof running.webhook>;
+      const url = "https://gw.example.com/channels/slack/events";
+      const body = JSON.stringify({ type: "url_verification", challenge: "hello", token: "t" });
+      const now = Math.floor(Date.now() / 1000);
+      const post = (headers: Record<string, string>) =>
+        webhook(new Request(url, { method: "POST", headers, body }));
+      const good = await post(signedHeaders(slack.signingSecret, now, body, "json"));
+      expect(good.status).toBe(200);
+      expect(await good.json()).toEqual({ challenge: "hello" });
+      expect((await post(signedHeaders("not-the-secret", now, body, "json"))).status).toBe(401);
+      expect((await post(signedHeaders(slack.signingSecret, now - 301, body, "json"))).status).toBe(401);
+      expect((await post({ "content-type": "application/json" })).status).toBe(401);
+      expect((await webhook(new Request(url))).status).toBe(405);
     } finally {
       await running.stop();
     }
@@ -145,10 +201,11 @@ describe("runSlack", () => {
           throw new Error("unused");
         },
         logger,
+        listen: true,
       });
       try {
         const port = /HTTP on :(\d+)\//.exec(running.describe)?.[1];
-        if (port) slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+        if (port) slack.setRequestUrl(`http://127.0.0.1:${port}/channels/slack/events`);
         running.app.action("mine", async ({ ack, respond }) => {
           await ack();
           await respond({ response_type: "ephemeral", text: "handled" });
@@ -232,10 +289,10 @@ describe("the standalone runner", () => {
     const streams = io(JSON.stringify(input));
     const running = main(["--target", ALICE.id, "-"], env, streams);
     const port = await slack.waitUntil(
-      () => /HTTP on :(\d+)\/slack\/events/.exec(streams.errors.join(""))?.[1],
+      () => /HTTP on :(\d+)\/channels\/slack\/events/.exec(streams.errors.join(""))?.[1],
       5000,
     );
-    slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+    slack.setRequestUrl(`http://127.0.0.1:${port}/channels/slack/events`);
     const dm = slack.dmOf(ALICE.id);
     const prompt = await slack.waitUntil(() => slack.messages(dm)[0], 5000);
     await slack.user(ALICE).press(dm, prompt.ts, "Skip");
