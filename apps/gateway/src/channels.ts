@@ -21,6 +21,13 @@ export interface ChannelContext {
 export interface RunningChannel {
   channel: Channel;
   describe: string;
+  /**
+   * The platform's inbound webhook, for a channel that receives over HTTP (Telegram's webhook, Slack's
+   * Events API and interactivity): the gateway mounts it at `/channels/<name>` and everything under it,
+   * on its own port. It authenticates its platform itself (secret token, signature). No channel opens a
+   * port of its own inside the gateway.
+   */
+  webhook?: (request: Request) => Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -70,7 +77,11 @@ export const textWebhookPlugin: ChannelPlugin = {
   },
 };
 
-/** Telegram (grammY): `TELEGRAM_BOT_TOKEN`, optional webhook variables — see apps/telegram. */
+/**
+ * Telegram (grammY): `TELEGRAM_BOT_TOKEN`; long polling, or webhook mode with `TELEGRAM_WEBHOOK_URL`
+ * (the gateway's public URL + `/channels/telegram`) and `TELEGRAM_WEBHOOK_SECRET`, served on the
+ * gateway's port — see apps/telegram.
+ */
 export const telegramPlugin: ChannelPlugin = {
   name: "telegram",
   variables: ["TELEGRAM_BOT_TOKEN"],
@@ -80,7 +91,10 @@ export const telegramPlugin: ChannelPlugin = {
     (await import("@ask-user/telegram")).runTelegram({ env, broker, logger, coordination, instanceId }),
 };
 
-/** Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP). */
+/**
+ * Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP:
+ * Request URL = the gateway's public URL + `/channels/slack/events`, served on the gateway's port).
+ */
 export const slackPlugin: ChannelPlugin = {
   name: "slack",
   variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN or SLACK_SIGNING_SECRET"],

@@ -205,9 +205,6 @@ function mcpTransportSecurity(names: ReadonlySet<string>, port: number): McpTran
  */
 function webhooksOf(channels: RunningChannel[]): Map<string, WebhookHandler> {
   const webhooks = new Map<string, WebhookHandler>();
-  for (const running of channels) {
-    const { webhook } = running as RunningChannel & { webhook?: WebhookHandler };
-    if (webhook) webhooks.set(running.channel.name, webhook);
-  }
+  for (const { channel, webhook } of channels) if (webhook) webhooks.set(channel.name, webhook);
   return webhooks;
 }
