@@ -221,7 +221,7 @@ async function notMounted(): Promise<Response> {
 }
 
 describe("the standalone runner", () => {
-  async function runner(argv: string[], stdin: string) {
+  async function runner(argv: string[], stdin: string, extraEnv: Record<string, string> = {}) {
     const tg = await fake();
     const dir = await mkdtemp(join(tmpdir(), "ask-user-telegram-"));
     onCleanup(() => rm(dir, { recursive: true, force: true }));
@@ -231,6 +231,7 @@ describe("the standalone runner", () => {
       TELEGRAM_BOT_TOKEN: tg.token,
       TELEGRAM_API_ROOT: tg.apiRoot,
       ASK_USER_DB: join(dir, "t.db"),
+      ...extraEnv,
     };
     const exit = main(argv, env, {
       stdout: { write: (text: string) => out.push(text) },
@@ -253,6 +254,23 @@ describe("the standalone runner", () => {
       answers: { answers: { deploy_target: ["Production"] } },
     });
     expect(tg.message(ADA.id, prompt.message_id)?.reply_markup).toBeUndefined();
+  });
+
+  it("serves webhook mode on a port of its own, at the URL's path", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/channels/telegram`;
+    const { tg, exit, err } = await runner(["--target", String(ADA.id), "-"], JSON.stringify(DEPLOY), {
+      TELEGRAM_WEBHOOK_URL: url,
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_WEBHOOK_PORT: String(port),
+    });
+    const prompt = await tg.waitUntil(() => tg.messages(ADA.id).find((m) => m.from.is_bot));
+    expect(err.join("")).toContain(`webhook ${url} → 127.0.0.1:${port}`);
+    tg.user(ADA).press(ADA.id, prompt.message_id, "Canary");
+    expect(await exit).toBe(0);
+    expect(await tg.waitUntil(() => tg.deliveries[0])).toMatchObject({ attempt: 1, status: 200 });
+    expect(tg.deliveries).toHaveLength(1);
+    expect(tg.calls.filter((call) => call.method === "getUpdates")).toEqual([]);
   });
 
   it("answers a tap on another bot's button, so the person's client stops spinning", async () => {
