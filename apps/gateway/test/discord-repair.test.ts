@@ -3,57 +3,17 @@
  * Discord holds its request open — the prompt being posted, or the summary edit — and a new process on
  * the same database finishes the job: one prompt in the channel, answerable by a tap; the summary edited.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { gatewayProcesses } from "./gateway-process.ts";
 import { call, deployInput, tempDir } from "./harness.ts";
 
-const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
-const children: ChildProcess[] = [];
+const { start: startChild, kill9 } = gatewayProcesses();
 const fakes: FakeDiscord[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   for (const fake of fakes.splice(0)) await fake.close();
 });
-
-async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, "start"], {
-    env: {
-      ...process.env,
-      ASK_USER_PORT: "0",
-      ASK_USER_LOG_LEVEL: "warn",
-      ASK_USER_CLAIM_SECONDS: "1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}:\n${output}`)));
-  });
-  return { child, url };
-}
-
-async function kill9(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-}
 
 async function world() {
   const discord = await createFakeDiscord();
