@@ -5,14 +5,8 @@ import { messagesFor } from "./i18n.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
 import { renderSummary } from "./render.ts";
 import type { QuestionStore } from "./store.ts";
-import {
-  type Actor,
-  type Answers,
-  awaitsSummary,
-  type Delivery,
-  type QuestionRecord,
-  type RepairClaim,
-} from "./types.ts";
+import { finish, type Resolution } from "./transitions.ts";
+import { awaitsSummary, type Delivery, type QuestionRecord, type RepairClaim } from "./types.ts";
 
 /** Where the broker reports trouble it handled (pino-compatible: details first, then the message). */
 export interface AskUserLogger {
@@ -29,14 +23,6 @@ export const consoleLogger: AskUserLogger = {
 export type Transition =
   | { ok: true; record: QuestionRecord; previous: QuestionRecord }
   | { ok: false; refusal: Refusal; record: QuestionRecord | undefined };
-
-/** A final state to move a pending record to. */
-export type Resolution =
-  | { status: "answered"; answers: Answers; actor: Actor }
-  | { status: "skipped"; actor: Actor }
-  | { status: "expired" }
-  | { status: "cancelled"; actor?: Actor }
-  | { status: "undeliverable"; error: string };
 
 const MAX_CAS_ATTEMPTS = 64;
 /** A summary edit that keeps failing is given up this long after the question ended. */
@@ -264,37 +250,6 @@ export class BrokerContext {
   async idle(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
-}
-
-/**
- * Applies answers (a draft merged with what was just given) to the current record: answered when every
- * question has a value, else the draft grows (the text stepper). Pure on the record it is given.
- */
-export function applyAnswers(
-  record: QuestionRecord,
-  answers: Answers,
-  actor: Actor,
-  now: number,
-): QuestionRecord {
-  const complete = record.prompt.questions.every((q) => answers[q.id] !== undefined);
-  if (complete) return finish(record, { status: "answered", answers, actor }, now);
-  record.draft = answers;
-  delete record.awaitingText;
-  return record;
-}
-
-/** Moves a record to a final state (pure on the record it is given). */
-export function finish(record: QuestionRecord, resolution: Resolution, at: number): QuestionRecord {
-  record.status = resolution.status;
-  record.resolvedAt = at;
-  delete record.awaitingText;
-  if (resolution.status === "answered") {
-    record.answers = resolution.answers;
-    delete record.draft;
-  }
-  if ("actor" in resolution && resolution.actor) record.resolvedBy = resolution.actor;
-  if (resolution.status === "undeliverable") record.error = resolution.error;
-  return record;
 }
 
 /** A short, token-free description of an error for logs and records. */

@@ -1,9 +1,10 @@
-import { applyAnswers, type BrokerContext, finish, type Transition } from "./broker-context.ts";
+import type { BrokerContext, Transition } from "./broker-context.ts";
 import { decodeAction } from "./codec.ts";
 import { messagesFor } from "./i18n.ts";
 import { interpretReply } from "./interpret.ts";
 import { checkAnswerer, type Refusal, type RefusalReason, refusalForStatus } from "./policy.ts";
 import { renderAnswers, renderQuestionLines } from "./render.ts";
+import { applyAnswers, finish } from "./transitions.ts";
 import type { Actor, QuestionRecord } from "./types.ts";
 
 /** A button tap (or a modal submission, with `text`) from a channel. */

@@ -1,123 +1,27 @@
 import { checkAnswers } from "./answers.ts";
-import {
-  type AskUserLogger,
-  BrokerContext,
-  consoleLogger,
-  describeError,
-  type Transition,
-} from "./broker-context.ts";
+import { BrokerContext, consoleLogger, describeError, type Transition } from "./broker-context.ts";
 import { newRecord } from "./broker-create.ts";
 import { deliver } from "./broker-deliver.ts";
-import {
-  type ActionEvent,
-  handleAction,
-  handleReply,
-  type InboundOutcome,
-  type MessageRef,
-  type ReplyEvent,
-} from "./broker-inbound.ts";
+import { handleAction, handleReply } from "./broker-inbound.ts";
 import { Repairer } from "./broker-repair.ts";
-import type { Channel } from "./channel.ts";
-import { type Clock, systemClock } from "./clock.ts";
+import type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./broker-types.ts";
+import { systemClock } from "./clock.ts";
 import { Deadlines } from "./deadlines.ts";
 import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
 import { randomBase64Url } from "./random.ts";
 import type { Prompt } from "./schema.ts";
-import type { ListPage, QuestionFilter, QuestionStore } from "./store.ts";
 import {
-  type Actor,
   type AnswererPolicy,
   type AskUserEvent,
   type AskUserResult,
   isTerminal,
   type QuestionRecord,
   resultOf,
-  type Target,
-  type UserRef,
 } from "./types.ts";
 
-/** Options of `createAskUser`. */
-export interface AskUserOptions {
-  store: QuestionStore;
-  channels: Channel[];
-  clock?: Clock;
-  /** Default locale of prompts and of replies without a user locale (`en` or `de`). */
-  locale?: string;
-  /** Who may answer by default (SPEC §5): `creator` (default), `conversation`, or a list of user ids. */
-  answerers?: "creator" | "conversation" | { userIds: string[] };
-  logger?: AskUserLogger;
-  /** This instance's name in repair claims (default: random). */
-  instanceId?: string;
-  /**
-   * How long a question this broker delivers or edits is left alone by other instances before they
-   * repair it (default 30 s).
-   */
-  claimMs?: number;
-  /** How often the repair sweep looks for undelivered prompts and unedited summaries (default 30 s). */
-  repairIntervalMs?: number;
-}
-
-/** Per-question options of `ask` / `create`. */
-export interface AskOptions {
-  /** Where to deliver; without it the question lives on the operator surfaces only. */
-  target?: Target;
-  /** The user whose request started the run. */
-  creator?: UserRef;
-  runId?: string;
-  /** Aborting cancels the question. */
-  signal?: AbortSignal;
-  answerers?: AskUserOptions["answerers"];
-  locale?: string;
-}
-
-/** The outcome of `answer`, `skip` and `cancel`: the record, or why it was refused. */
-export type TransitionOutcome =
-  | { ok: true; record: QuestionRecord }
-  | {
-      ok: false;
-      reason: string;
-      message: string;
-      record?: QuestionRecord;
-      issues?: Array<{ path: string; message: string }>;
-    };
-
-/** The broker: asks questions, takes answers from every surface, and keeps the lifecycle (SPEC §4). */
-export interface AskUserBroker {
-  /** Normalises, stores, delivers and waits; resolves with the agent's result. Throws on bad input. */
-  ask(input: unknown, options?: AskOptions): Promise<AskUserResult>;
-  /**
-   * Normalises, stores and delivers; returns the record at once (pending, or undeliverable). Aborting
-   * `signal` while the prompt is being delivered cancels the question (it is already stored then).
-   */
-  create(input: unknown, options?: AskOptions): Promise<QuestionRecord>;
-  /** Waits for a question to end; aborting the signal cancels it. */
-  wait(id: string, options?: { signal?: AbortSignal }): Promise<AskUserResult>;
-  handleReply(event: ReplyEvent): Promise<InboundOutcome>;
-  handleAction(event: ActionEvent): Promise<InboundOutcome>;
-  /**
-   * Records a message a channel sent for a question on its own (Telegram's Other… force-reply prompt, a
-   * confirmation), so that a reply to it routes to that question (SPEC §7 rule 1) — and, once the
-   * question has ended, is told why instead of going to another one. Unknown ids are ignored.
-   */
-  rememberMessage(questionId: string, message: MessageRef): Promise<void>;
-  /** Answers from an operator surface (web, HTTP, MCP, CLI): checked against the prompt. */
-  answer(id: string, answers: unknown, actor: Actor): Promise<TransitionOutcome>;
-  skip(id: string, actor: Actor): Promise<TransitionOutcome>;
-  cancel(id: string, actor?: Actor): Promise<TransitionOutcome>;
-  get(id: string): Promise<QuestionRecord | undefined>;
-  /** Records oldest first; with `page`, one page of them (see `QuestionStore.list`). */
-  list(filter?: QuestionFilter, page?: ListPage): Promise<QuestionRecord[]>;
-  /** Listens to `question.requested` / `question.updated` / `question.resolved`. */
-  subscribe(listener: (event: AskUserEvent) => void): () => void;
-  /** Resolves once start-up recovery (re-arming deadlines, expiring overdue questions) is done. */
-  readonly ready: Promise<void>;
-  /** Resolves when background work (message edits) is done. */
-  idle(): Promise<void>;
-  /** Stops timers and listeners; pending questions stay pending in the store. */
-  close(): Promise<void>;
-}
+export type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./broker-types.ts";
 
 const DEFAULT_CLAIM_MS = 30_000;
 const DEFAULT_REPAIR_INTERVAL_MS = 30_000;

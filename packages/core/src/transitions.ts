@@ -1,0 +1,44 @@
+/**
+ * The pure transitions of a question record: what an answer, a draft or an ending does to the record as
+ * it is stored now. The broker runs them inside its compare-and-set (`BrokerContext.act`).
+ */
+import type { Actor, Answers, QuestionRecord } from "./types.ts";
+
+/** A final state to move a pending record to. */
+export type Resolution =
+  | { status: "answered"; answers: Answers; actor: Actor }
+  | { status: "skipped"; actor: Actor }
+  | { status: "expired" }
+  | { status: "cancelled"; actor?: Actor }
+  | { status: "undeliverable"; error: string };
+
+/**
+ * Applies answers (a draft merged with what was just given) to the current record: answered when every
+ * question has a value, else the draft grows (the text stepper). Pure on the record it is given.
+ */
+export function applyAnswers(
+  record: QuestionRecord,
+  answers: Answers,
+  actor: Actor,
+  now: number,
+): QuestionRecord {
+  const complete = record.prompt.questions.every((q) => answers[q.id] !== undefined);
+  if (complete) return finish(record, { status: "answered", answers, actor }, now);
+  record.draft = answers;
+  delete record.awaitingText;
+  return record;
+}
+
+/** Moves a record to a final state (pure on the record it is given). */
+export function finish(record: QuestionRecord, resolution: Resolution, at: number): QuestionRecord {
+  record.status = resolution.status;
+  record.resolvedAt = at;
+  delete record.awaitingText;
+  if (resolution.status === "answered") {
+    record.answers = resolution.answers;
+    delete record.draft;
+  }
+  if ("actor" in resolution && resolution.actor) record.resolvedBy = resolution.actor;
+  if (resolution.status === "undeliverable") record.error = resolution.error;
+  return record;
+}
