@@ -4,19 +4,17 @@
  * the same database delivers the prompt, or edits the message to its summary, once the claim of the
  * dead process ran out (ASK_USER_CLAIM_SECONDS=1).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createFakeSlack, type FakeSlack, type FakeSlackMessage } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { type GatewayProcess, gatewayProcesses } from "./gateway-process.ts";
 import { call, deployInput, tempDir } from "./harness.ts";
 
-const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
 const CHANNEL = "C0GENERAL";
-const children: ChildProcess[] = [];
+const processes = gatewayProcesses();
 const fakes: FakeSlack[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   for (const fake of fakes.splice(0)) await fake.close();
 });
 
@@ -26,47 +24,21 @@ async function fakeSlack(): Promise<FakeSlack> {
   return slack;
 }
 
-/** `ask-user start` as a real child process with Slack on; resolves with its HTTP URL once it is up. */
-async function startGateway(slack: FakeSlack, db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, "start"], {
-    env: {
-      ...process.env,
-      ASK_USER_PORT: "0",
-      ASK_USER_DB: db,
-      ASK_USER_LOG_LEVEL: "warn",
-      ASK_USER_CLAIM_SECONDS: "1",
-      ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
-      SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
-      SLACK_API_URL: slack.apiUrl,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}:\n${output}`)));
+/** `ask-user start` as a real child process with Slack on; resolves with its HTTP URL once Bolt is up. */
+async function startGateway(slack: FakeSlack, db: string): Promise<GatewayProcess> {
+  const gateway = await processes.start({
+    ASK_USER_DB: db,
+    ASK_USER_ANSWERERS: "conversation", // a shared channel, no creator
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_APP_TOKEN: slack.appToken,
+    SLACK_API_URL: slack.apiUrl,
   });
   await slack.waitUntil(() => slack.socketConnections() === 1, 20_000); // Bolt is connected
-  return { child, url };
+  return gateway;
 }
 
 async function kill9(slack: FakeSlack, child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
+  await processes.kill9(child);
   await slack.waitUntil(() => slack.socketConnections() === 0, 5_000);
 }
 
