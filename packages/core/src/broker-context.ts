@@ -1,6 +1,6 @@
 import type { Channel } from "./channel.ts";
 import type { Clock } from "./clock.ts";
-import { AskUserError } from "./errors.ts";
+import { AskUserError, describeError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
 import { renderSummary } from "./render.ts";
@@ -250,10 +250,4 @@ export class BrokerContext {
   async idle(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
-}
-
-/** A short, token-free description of an error for logs and records. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
 }

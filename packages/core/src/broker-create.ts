@@ -1,5 +1,6 @@
-import { type BrokerContext, describeError } from "./broker-context.ts";
+import type { BrokerContext } from "./broker-context.ts";
 import { newActionToken } from "./codec.ts";
+import { describeError } from "./errors.ts";
 import { pickLocale } from "./i18n.ts";
 import { randomBase64Url } from "./random.ts";
 import type { Prompt } from "./schema.ts";

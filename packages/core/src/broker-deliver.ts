@@ -1,5 +1,5 @@
-import { type BrokerContext, describeError } from "./broker-context.ts";
-import { AskUserError } from "./errors.ts";
+import type { BrokerContext } from "./broker-context.ts";
+import { AskUserError, describeError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
 import { renderPromptText } from "./render.ts";
 import { awaitsSummary, type QuestionRecord, type Target } from "./types.ts";
@@ -30,7 +30,11 @@ async function deliverOnce(
   try {
     if (!channel)
       throw new AskUserError("unknown_channel", `No channel named "${target.channel}" is running.`);
-    const single = record.prompt.questions.length === 1 && record.prompt.questions[0]?.multiSelect === false;
+    const first = record.prompt.questions[0];
+    const single = record.prompt.questions.length === 1 && first?.multiSelect === false;
+    // One button per option, plus Other… and Skip: a prompt over the channel's limit goes as text.
+    const fits =
+      (first?.options.length ?? 0) + 2 <= (channel.capabilities.maxButtons ?? Number.POSITIVE_INFINITY);
     const text = renderPromptText(record.prompt, {
       locale: record.locale,
       expiresAt: record.expiresAt,
@@ -40,7 +44,7 @@ async function deliverOnce(
       record,
       locale: m.locale,
       text,
-      buttons: single && channel.capabilities.buttons,
+      buttons: single && fits && channel.capabilities.buttons,
     });
   } catch (error) {
     const result = await ctx.resolve(

@@ -1,7 +1,7 @@
 import type { BrokerContext } from "./broker-context.ts";
-import { describeError } from "./broker-context.ts";
 import { deliver } from "./broker-deliver.ts";
 import type { CancelTimer } from "./clock.ts";
+import { describeError } from "./errors.ts";
 import { needsRepair, type QuestionRecord } from "./types.ts";
 
 /** Not ours to repair (another instance holds it, or it needs nothing any more). */

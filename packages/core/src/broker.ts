@@ -1,5 +1,5 @@
 import { checkAnswers } from "./answers.ts";
-import { BrokerContext, consoleLogger, describeError, type Transition } from "./broker-context.ts";
+import { BrokerContext, consoleLogger, type Transition } from "./broker-context.ts";
 import { newRecord } from "./broker-create.ts";
 import { deliver } from "./broker-deliver.ts";
 import { handleAction, handleReply } from "./broker-inbound.ts";
@@ -7,7 +7,7 @@ import { Repairer } from "./broker-repair.ts";
 import type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./broker-types.ts";
 import { systemClock } from "./clock.ts";
 import { Deadlines } from "./deadlines.ts";
-import { AskUserError, InvalidAskUserInputError } from "./errors.ts";
+import { AskUserError, describeError, InvalidAskUserInputError } from "./errors.ts";
 import { messagesFor, pickLocale } from "./i18n.ts";
 import { normalizeAskUserInput } from "./normalize.ts";
 import { randomBase64Url } from "./random.ts";

@@ -1,5 +1,12 @@
 import type { Delivery, QuestionRecord } from "./types.ts";
 
+/**
+ * How a platform's events reach us: it pushes to our URL (`webhook`), we hold a connection it pushes over
+ * (`connection`: Discord's gateway, Slack's Socket Mode), we ask it (`polling`), or nothing comes back
+ * (`none`: an outbound-only transport; answers come through the operator surfaces).
+ */
+export type ChannelIngress = "webhook" | "connection" | "polling" | "none";
+
 /** What a channel can do; the broker adapts to it. */
 export interface ChannelCapabilities {
   /** Native buttons for a prompt with one single-select question. */
@@ -8,6 +15,15 @@ export interface ChannelCapabilities {
   edit: boolean;
   /** Notices can be shown to one user only (alert, ephemeral message). */
   privateNotices: boolean;
+  /**
+   * The most buttons one prompt may carry (options, Other… and Skip together). A prompt that needs more
+   * is delivered as text only. Default: no limit.
+   */
+  maxButtons?: number;
+  /** The longest button label in characters; longer labels are cut with "…" by the channel. */
+  maxButtonLabel?: number;
+  /** How this channel, as configured, receives events. Default `"none"` when unset: only what it says. */
+  ingress?: ChannelIngress;
 }
 
 /** A prompt to deliver. `text` is core's readable-text rendering in `locale`, for channels that use it. */

@@ -1,6 +1,6 @@
 import type { AskUserLogger } from "./broker-context.ts";
-import { describeError } from "./broker-context.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { describeError } from "./errors.ts";
 
 /**
  * Coordination between instances that share a store (SPEC §9): "handled once" keys for platform updates

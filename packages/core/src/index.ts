@@ -16,6 +16,7 @@ export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./brok
 export type {
   Channel,
   ChannelCapabilities,
+  ChannelIngress,
   DeliverRequest,
   DeliveryRef,
   FinalizeRequest,
@@ -37,11 +38,33 @@ export {
   keepLease,
   type LeaseKeeper,
 } from "./coordination.ts";
-export { AskUserError, type AskUserErrorCode, type InputIssue, InvalidAskUserInputError } from "./errors.ts";
+export {
+  AskUserError,
+  type AskUserErrorCode,
+  ChannelError,
+  type ChannelErrorOptions,
+  type ChannelFailure,
+  describeError,
+  type InputIssue,
+  InvalidAskUserInputError,
+} from "./errors.ts";
 export { formatTime, type Locale, type Messages, messagesFor, pickLocale } from "./i18n.ts";
 export { interpretReply, type ReplyInterpretation } from "./interpret.ts";
 export { createMemoryStore } from "./memory-store.ts";
 export { normalizeAskUserInput } from "./normalize.ts";
+export {
+  type ChannelEnv,
+  type ChannelInstance,
+  type ChannelListen,
+  type ChannelLogger,
+  type ChannelPlugin,
+  type ChannelPluginContext,
+  type ChannelVariable,
+  InvalidChannelConfigError,
+  isChannelPlugin,
+  readVariable,
+  requiredVariablesSet,
+} from "./plugin.ts";
 export {
   type Answerer,
   actorName,
