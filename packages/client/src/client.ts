@@ -1,0 +1,167 @@
+import type { Answers, AskUserInput, AskUserResult } from "@ask-user/core";
+import { Backoff, type RetryOptions } from "./backoff.ts";
+import { isRetryable, QuestionNotPendingError } from "./errors.ts";
+import { type EventsOptions, streamEvents } from "./events.ts";
+import { type Connection, requestJson } from "./http.ts";
+import type { GatewayEvent, ListFilter, PublicQuestion, QuestionOptions, QuestionPage } from "./types.ts";
+import { questionPath, type WaitOptions, waitUntilEnded } from "./wait.ts";
+
+/** Options of {@link createAskUserClient}. */
+export interface AskUserClientOptions {
+  /** The gateway's base URL, e.g. `http://127.0.0.1:7310`. */
+  url: string;
+  /** The gateway's `ASK_USER_TOKEN`, sent as `Authorization: Bearer`. */
+  token?: string;
+  /** Defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+  /** How answers and skips sent through this client are signed: shown as "<name> via HTTP API". */
+  name?: string;
+  /** How long a request may take, beyond any long-poll wait (default 30 000 ms). */
+  requestTimeoutMs?: number;
+  /** How long one long-poll of `wait` and `ask` lasts, 1-300 s (default 25). */
+  waitSliceSeconds?: number;
+  /** How `wait`, `ask` and `events` ride out a gateway restart or a network drop. */
+  retry?: RetryOptions;
+}
+
+/** The gateway's HTTP API, typed. Every failure is a `GatewayError` (an `AskUserError`). */
+export interface AskUserClient {
+  /**
+   * Asks and waits: creates the question, long-polls until it ends (across gateway restarts and
+   * network drops) and resolves with the agent's result. Aborting `options.signal` cancels the
+   * question at any moment and resolves with `{ status: "no_answer", reason: "cancelled" }` (or the
+   * result it had already got).
+   */
+  ask(input: AskUserInput, options?: QuestionOptions): Promise<AskUserResult>;
+  /** `POST /v1/questions`: creates and delivers a question; resolves with it (pending, or undeliverable). */
+  create(input: AskUserInput, options?: QuestionOptions): Promise<PublicQuestion>;
+  /** `GET /v1/questions/:id`. */
+  get(id: string, options?: { signal?: AbortSignal }): Promise<PublicQuestion>;
+  /** Long-polls until the question has ended; resolves with it (its `result` is set). */
+  wait(id: string, options?: WaitOptions): Promise<PublicQuestion>;
+  /** `POST /v1/questions/:id/answer` with `{ <question id>: [values] }`: option labels (any case) or free text. */
+  answer(id: string, answers: Answers): Promise<PublicQuestion>;
+  /** `POST /v1/questions/:id/skip`. */
+  skip(id: string): Promise<PublicQuestion>;
+  /** `DELETE /v1/questions/:id`: cancels a pending question. */
+  cancel(id: string): Promise<PublicQuestion>;
+  /** One page of `GET /v1/questions`, oldest first; pass the previous page's `nextCursor` as `cursor`. */
+  listPage(filter?: ListFilter & { cursor?: string }): Promise<QuestionPage>;
+  /** Every page of `GET /v1/questions`, oldest first, following `nextCursor`. */
+  list(filter?: ListFilter): AsyncIterableIterator<QuestionPage>;
+  /** `GET /v1/events`: question events as they happen, with `Last-Event-ID` resume across reconnects. */
+  events(options?: EventsOptions): AsyncIterableIterator<GatewayEvent>;
+}
+
+const CANCELLED: AskUserResult = { status: "no_answer", reason: "cancelled" };
+/** A cancel after an abort is retried this long at most while the gateway is unreachable. */
+const CANCEL_OUTAGE_MS = 15_000;
+
+/**
+ * A client for a running gateway's HTTP API on `fetch` (no other runtime dependency).
+ *
+ * @example
+ * ```ts
+ * const client = createAskUserClient({ url: "http://127.0.0.1:7310", token: process.env.ASK_USER_TOKEN });
+ * const result = await client.ask(input, { target: "telegram:123456", signal: run.signal });
+ * ```
+ */
+export function createAskUserClient(options: AskUserClientOptions): AskUserClient {
+  const connection: Connection = {
+    base: options.url.replace(/\/+$/, ""),
+    token: options.token,
+    fetch: options.fetch ?? globalThis.fetch,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  };
+  const signature = options.name === undefined ? {} : { name: options.name };
+  const waitDefaults: WaitOptions = {};
+  if (options.waitSliceSeconds !== undefined) waitDefaults.sliceSeconds = options.waitSliceSeconds;
+  if (options.retry !== undefined) waitDefaults.retry = options.retry;
+
+  const request = <T>(path: string, init?: Parameters<typeof requestJson>[2]) =>
+    requestJson<T>(connection, path, init);
+
+  /** Cancels; a question that ended meanwhile is returned as it is. Retried briefly while unreachable. */
+  async function cancelOrRead(id: string): Promise<PublicQuestion> {
+    const backoff = new Backoff({
+      ...options.retry,
+      maxOutageMs: Math.min(options.retry?.maxOutageMs ?? CANCEL_OUTAGE_MS, CANCEL_OUTAGE_MS),
+    });
+    for (;;) {
+      try {
+        return await client.cancel(id);
+      } catch (error) {
+        if (error instanceof QuestionNotPendingError) return client.get(id);
+        if (!isRetryable(error)) throw error;
+        await backoff.pause(error, undefined);
+      }
+    }
+  }
+
+  const client: AskUserClient = {
+    async ask(input, askOptions = {}) {
+      const { signal } = askOptions;
+      if (signal?.aborted) return CANCELLED;
+      const question = await client.create(input, askOptions);
+      if (question.result) return question.result;
+      try {
+        const ended = await client.wait(question.id, signal ? { signal } : {});
+        return ended.result ?? CANCELLED;
+      } catch (error) {
+        if (!signal?.aborted) throw error;
+        return (await cancelOrRead(question.id)).result ?? CANCELLED;
+      }
+    },
+    async create(input, createOptions = {}) {
+      const { signal, ...where } = createOptions;
+      // Sent without the signal: an aborted request could still create a question nobody knows of.
+      const question = await request<PublicQuestion>("/v1/questions", {
+        method: "POST",
+        body: { ...input, ...where },
+      });
+      if (signal?.aborted && question.status === "pending") return cancelOrRead(question.id);
+      return question;
+    },
+    get(id, getOptions = {}) {
+      return request<PublicQuestion>(questionPath(id), { signal: getOptions.signal });
+    },
+    wait(id, waitOptions = {}) {
+      return waitUntilEnded(connection, id, { ...waitDefaults, ...waitOptions });
+    },
+    answer(id, answers) {
+      return request<PublicQuestion>(`${questionPath(id)}/answer`, {
+        method: "POST",
+        body: { answers, ...signature },
+      });
+    },
+    skip(id) {
+      return request<PublicQuestion>(`${questionPath(id)}/skip`, { method: "POST", body: { ...signature } });
+    },
+    cancel(id) {
+      return request<PublicQuestion>(questionPath(id), { method: "DELETE" });
+    },
+    listPage(filter = {}) {
+      const query = new URLSearchParams();
+      if (filter.status !== undefined) query.set("status", filter.status);
+      if (filter.runId !== undefined) query.set("runId", filter.runId);
+      if (filter.limit !== undefined) query.set("limit", String(filter.limit));
+      if (filter.cursor !== undefined) query.set("cursor", filter.cursor);
+      const search = query.size > 0 ? `?${query.toString()}` : "";
+      return request<QuestionPage>(`/v1/questions${search}`);
+    },
+    async *list(filter = {}) {
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPage(cursor === undefined ? filter : { ...filter, cursor });
+        yield page;
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    },
+    events(eventOptions = {}) {
+      const merged: EventsOptions = { ...eventOptions };
+      if (merged.retry === undefined && options.retry !== undefined) merged.retry = options.retry;
+      return streamEvents(connection, merged);
+    },
+  };
+  return client;
+}
