@@ -136,6 +136,8 @@ export class BrokerContext {
       return next;
     });
     if (result.ok && awaitsSummary(result.record)) this.background(this.finalize(result.record));
+    if (result.ok && result.record.status === "pending" && draftChanged(result.previous, result.record))
+      this.background(this.refresh(result.record.id));
     if (result.ok && expiredInstead) {
       const refusal = refusalForStatus(result.record, locale);
       if (refusal) return { ok: false, refusal, record: result.record };
@@ -224,6 +226,35 @@ export class BrokerContext {
     if (retryAt !== undefined) this.onRetry?.(retryAt);
   }
 
+  /** One refresh at a time per question, each showing the record as stored when it runs. */
+  private readonly refreshing = new Map<string, Promise<void>>();
+
+  /** Re-renders a pending prompt's messages with its latest draft (`Channel.refresh`). */
+  refresh(id: string): Promise<void> {
+    const previous = this.refreshing.get(id) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const record = await this.store.get(id);
+      if (!record || record.status !== "pending") return;
+      for (const delivery of record.deliveries) {
+        const channel = delivery.kind === "prompt" ? this.channels.get(delivery.channel) : undefined;
+        if (!channel?.refresh) continue;
+        try {
+          await channel.refresh({ record, delivery, locale: record.locale });
+        } catch (error) {
+          this.logger.warn(
+            { questionId: id, channel: delivery.channel, err: describeError(error) },
+            "could not show the changed draft in the question message",
+          );
+        }
+      }
+    });
+    this.refreshing.set(id, next);
+    void next.finally(() => {
+      if (this.refreshing.get(id) === next) this.refreshing.delete(id);
+    });
+    return next;
+  }
+
   /** Told when a failed edit is due for its next try (the repair sweep schedules itself by it). */
   onRetry: ((at: number) => void) | undefined;
 
@@ -250,4 +281,9 @@ export class BrokerContext {
   async idle(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
+}
+
+/** True when a transition changed what the draft holds. */
+function draftChanged(previous: QuestionRecord, next: QuestionRecord): boolean {
+  return JSON.stringify(previous.draft ?? {}) !== JSON.stringify(next.draft ?? {});
 }

@@ -1,4 +1,5 @@
 import type { BrokerContext, Transition } from "./broker-context.ts";
+import { applyFormStep, isForm, stagedText } from "./broker-form.ts";
 import { decodeAction } from "./codec.ts";
 import { messagesFor } from "./i18n.ts";
 import { interpretReply } from "./interpret.ts";
@@ -17,6 +18,8 @@ export interface ActionEvent {
   data: string;
   /** Free text submitted for an Other… action (Discord/Slack modal). */
   text?: string;
+  /** For a `choose` control (a select menu, radio buttons, checkboxes): the option indices now selected. */
+  values?: number[];
   /**
    * An Other… tap on a platform that opens a modal for the answer (Discord, Slack): checked (who may
    * answer, still pending) but nothing is stored, so a dismissed modal leaves nothing behind; the
@@ -55,6 +58,11 @@ export type InboundOutcome =
   | { kind: "partial"; record: QuestionRecord; text: string }
   | { kind: "skipped"; record: QuestionRecord; text: string }
   | { kind: "awaiting_text"; record: QuestionRecord; text: string; placeholder: string }
+  /**
+   * A form control changed the shared draft (or, for `view`, nothing): the channel shows `questionIndex`
+   * with the record's draft; `text` is a short acknowledgement (`Selected: EU, Asia`), empty for `view`.
+   */
+  | { kind: "staged"; record: QuestionRecord; questionIndex: number; text: string }
   | { kind: "invalid"; record: QuestionRecord; text: string }
   | { kind: "ambiguous"; records: QuestionRecord[]; text: string }
   | { kind: "refused"; reason: RefusalReason; record: QuestionRecord | undefined; text: string };
@@ -147,6 +155,26 @@ export async function handleAction(ctx: BrokerContext, event: ActionEvent): Prom
     });
     return result.ok ? { ...awaiting, record: result.record } : refused(result.refusal, result.record);
   }
+  if (action.kind === "view") return { kind: "staged", record, questionIndex: index, text: "" };
+  const formStep = action.kind === "pick" || action.kind === "choose" || action.kind === "submit";
+  if (formStep || (action.kind === "other" && isForm(record.prompt))) {
+    const step = {
+      questionIndex: index,
+      action,
+      actor,
+      locale,
+      ...(event.values === undefined ? {} : { values: event.values }),
+      ...(event.text === undefined ? {} : { text: event.text }),
+    };
+    const result = await ctx.act(record.id, locale, (current, now) => applyFormStep(current, step, now));
+    if (!result.ok || result.record.status !== "pending") return outcomeOf(result, locale);
+    return {
+      kind: "staged",
+      record: result.record,
+      questionIndex: index,
+      text: stagedText(result.record, index, locale),
+    };
+  }
   let value: string;
   if (action.kind === "other") {
     value = (event.text ?? "").trim();
@@ -199,11 +227,23 @@ async function answerWithText(
   if (refusal) return refused(refusal, record);
   const actor = actorOf(event);
   // Read against the record as stored at the moment of writing: its draft and Other… state.
+  let staged: number | undefined;
   const result = await ctx.act(record.id, locale, (current, now) => {
+    staged = undefined;
     const awaiting = current.awaitingText;
     const question = awaiting ? current.prompt.questions[awaiting.questionIndex] : undefined;
     const typed = event.text.trim();
     if (awaiting && question && awaiting.userId === event.userId && typed !== "") {
+      // In a form, Other… text joins the draft like a tap would (Send answers); else it is the answer.
+      if (isForm(current.prompt)) {
+        const step = {
+          questionIndex: awaiting.questionIndex,
+          action: { kind: "other" } as const,
+          text: typed,
+        };
+        staged = awaiting.questionIndex;
+        return applyFormStep(current, { ...step, actor, locale }, now);
+      }
       return applyAnswers(current, { ...current.draft, [question.id]: [typed] }, actor, now);
     }
     const reading = interpretReply(current.prompt, event.text, current.draft, { locale });
@@ -211,6 +251,13 @@ async function answerWithText(
     if (reading.kind === "skip") return finish(current, { status: "skipped", actor }, now);
     return applyAnswers(current, reading.answers, actor, now);
   });
+  if (staged !== undefined && result.ok && result.record.status === "pending")
+    return {
+      kind: "staged",
+      record: result.record,
+      questionIndex: staged,
+      text: stagedText(result.record, staged, locale),
+    };
   return outcomeOf(result, locale);
 }
 

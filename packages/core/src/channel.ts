@@ -49,6 +49,16 @@ export interface FinalizeRequest {
   summary: string;
 }
 
+/**
+ * Re-render a delivered prompt whose shared draft changed (a form control, a text-stepper reply, the web
+ * panel): ✓ marks, selected values. The record is the latest stored one; the question is still pending.
+ */
+export interface RefreshRequest {
+  record: QuestionRecord;
+  delivery: Delivery;
+  locale: string;
+}
+
 /** A short message to a conversation: a confirmation, a refusal, a hint. */
 export interface Notice {
   conversation: string;
@@ -72,6 +82,12 @@ export interface Channel {
   deliver(request: DeliverRequest): Promise<DeliveryRef>;
   /** Edits a delivered message to the summary and removes its controls. */
   finalize(request: FinalizeRequest): Promise<void>;
+  /**
+   * Shows a pending prompt's changed draft in its message (a native form's selections). Called by the
+   * broker after every change of the draft, whatever surface made it, one at a time per question.
+   * Without it, forms show their draft only when tapped.
+   */
+  refresh?(request: RefreshRequest): Promise<void>;
   /**
    * Sends a notice; returns its message reference when people can reply to it (the broker records it as
    * the question's, so such a reply routes there), `undefined` for messages nobody can reply to

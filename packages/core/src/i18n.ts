@@ -25,6 +25,15 @@ export interface Messages {
   replyHint: string;
   recorded: (summary: string) => string;
   recordedPartial: (summary: string, missing: string) => string;
+  /** A form control's acknowledgement: what this question now has selected (`EU, Asia`). */
+  selected: (values: string) => string;
+  /** A form control's acknowledgement when the question now has nothing selected. */
+  nothingSelected: string;
+  /** Send on a form that misses answers: their headers (`Regions, Window`). */
+  stillNeeded: (headers: string) => string;
+  /** The form's buttons: previous and next question. */
+  back: string;
+  next: string;
   skipped: string;
   typeYourAnswer: string;
   refusedForOther: (who: string) => string;
@@ -85,6 +94,11 @@ const en: Messages = {
   replyHint: "Reply to this message to answer.",
   recorded: (summary) => `Recorded: ${summary}`,
   recordedPartial: (summary, missing) => `Recorded: ${summary}. Still needed: ${missing}`,
+  selected: (values) => `Selected: ${values}`,
+  nothingSelected: "Nothing selected.",
+  stillNeeded: (headers) => `Still needed: ${headers}.`,
+  back: "‹ Back",
+  next: "Next ›",
   skipped: "Skipped.",
   typeYourAnswer: "Type your answer as a reply.",
   refusedForOther: (who) => `This question is for ${who}.`,
@@ -145,6 +159,11 @@ const de: Messages = {
   replyHint: "Antworte auf diese Nachricht, um zu antworten.",
   recorded: (summary) => `Erfasst: ${summary}`,
   recordedPartial: (summary, missing) => `Erfasst: ${summary}. Noch offen: ${missing}`,
+  selected: (values) => `Ausgewählt: ${values}`,
+  nothingSelected: "Nichts ausgewählt.",
+  stillNeeded: (headers) => `Noch offen: ${headers}.`,
+  back: "‹ Zurück",
+  next: "Weiter ›",
   skipped: "Übersprungen.",
   typeYourAnswer: "Schreib deine Antwort als Antwort auf diese Nachricht.",
   refusedForOther: (who) => `Diese Frage ist für ${who}.`,

@@ -2,6 +2,7 @@
  * What people do in the chat, in the lifecycle model test: tap a button, open or submit the Other…
  * modal, reply with text the way the prompt suggests.
  */
+import { isForm } from "../src/broker-form.ts";
 import { type Action, encodeAction } from "../src/codec.ts";
 import { type Effect, noEffect } from "./model-invariants.ts";
 import { type ReplyShape, renderReply } from "./model-prompts.ts";
@@ -90,12 +91,19 @@ export class Other extends Step {
     else
       expectKind(
         outcome,
-        this.text === undefined ? ["awaiting_text", "refused"] : ["answered", "partial", "refused"],
+        this.text === undefined
+          ? ["awaiting_text", "refused"]
+          : isForm(question.prompt)
+            ? ["staged", "refused"]
+            : ["answered", "refused"],
         String(this),
       );
-    const gave = new Map(this.text === undefined ? [] : [[asked.id, [this.text.trim()]]]);
-    const final =
-      this.text !== undefined && !isStranger(this.person) && question.prompt.questions.length === 1;
+    // Staged in a form: the question now holds what the draft says (picks plus this text).
+    const value =
+      outcome.kind === "staged" ? (outcome.record.draft?.[asked.id] ?? []) : [this.text?.trim() ?? ""];
+    const gave = new Map(this.text === undefined ? [] : [[asked.id, value]]);
+    // In a form (several questions, multi-select) the text is staged in the draft until Send.
+    const final = this.text !== undefined && !isStranger(this.person) && !isForm(question.prompt);
     return effectOf(question, outcome, gave, final);
   }
   override toString(): string {

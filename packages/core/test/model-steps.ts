@@ -48,7 +48,7 @@ export function effectOf(
     throw new Error(`an event for question ${question.id} went to question ${about}`);
   }
   const win = outcome.kind === "answered" ? "answered" : outcome.kind === "skipped" ? "skipped" : undefined;
-  const recorded = outcome.kind === "answered" || outcome.kind === "partial";
+  const recorded = outcome.kind === "answered" || outcome.kind === "partial" || outcome.kind === "staged";
   return { question, gave, recorded, win, final, outcome: outcome.kind };
 }
 
