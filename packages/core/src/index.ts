@@ -12,6 +12,7 @@ export {
   type TransitionOutcome,
 } from "./broker.ts";
 export { type AskUserLogger, consoleLogger } from "./broker-context.ts";
+export { isForm } from "./broker-form.ts";
 export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./broker-inbound.ts";
 export type {
   Channel,
@@ -21,6 +22,7 @@ export type {
   DeliveryRef,
   FinalizeRequest,
   Notice,
+  RefreshRequest,
 } from "./channel.ts";
 export { type CancelTimer, type Clock, systemClock } from "./clock.ts";
 export {
