@@ -1,25 +1,27 @@
 /** The Discord channel: core's `Channel` port on a discord.js `Client` the host already has. */
 import {
   type AskUserBroker,
+  AskUserError,
   type Channel,
+  type ChannelLogger,
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
+  describeError,
 } from "@ask-user/core";
 import {
   type APIAllowedMentions,
   type Client,
-  DiscordAPIError,
   Events,
   GatewayIntentBits,
   type Interaction,
   type Message,
   Partials,
-  RESTJSONErrorCodes,
 } from "discord.js";
-import { dmConversation, parseTarget } from "./conversation.ts";
-import { type DiscordLogger, type InboundContext, onInteraction, onMessage } from "./inbound.ts";
-import { DEFER_AFTER_MS } from "./limits.ts";
+import { formatConversation, parseConversation } from "./conversation.ts";
+import { isSettledEdit } from "./errors.ts";
+import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
+import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEFER_AFTER_MS } from "./limits.ts";
 import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
 import { createOutbound, promptNonce } from "./outbound.ts";
 import { missingIntentHint, renderButtonPrompt, renderTextPrompt } from "./render.ts";
@@ -28,18 +30,16 @@ import { missingIntentHint, renderButtonPrompt, renderTextPrompt } from "./rende
 export interface DiscordChannelOptions {
   /** The host's discord.js client (logged in or not yet). */
   client: Client;
-  /** The broker; a getter because the broker is created after its channels. */
-  broker: () => AskUserBroker;
   /** The channel's name in targets (`{ channel: name, conversation }`). Default `"discord"`. */
   name?: string;
   /** Default: core's console logger. */
-  logger?: DiscordLogger;
-  /** Defer a tap the broker has not decided after this long (a slow store). Default 1500 ms. */
+  logger?: ChannelLogger;
+  /** Acknowledge a tap the broker has not decided after this long (a slow store). Default 2000 ms. */
   deferAfterMs?: number;
   /**
-   * Only for a client the channel owns (the standalone runner, `runDiscord`): a button or modal that is
-   * not ask-user's and that no other listener answered within `deferAfterMs` is acknowledged (deferred),
-   * so its user does not see "This interaction failed". Never set it on a host's client. Default false.
+   * Only for a client the channel owns (the plugin's instance): a button or modal that is not ask-user's
+   * and that no other listener answered within `deferAfterMs` is acknowledged (deferred), so its user
+   * does not see "This interaction failed". Never set it on a host's client. Default false.
    */
   acknowledgeUnhandled?: boolean;
   /**
@@ -54,20 +54,26 @@ export interface DiscordChannelOptions {
    */
   coordination?: Coordination;
   /**
-   * The bot's user id, for a client that never logs in itself (`runDiscord`'s REST-only client, whose
+   * The bot's user id, for a client that never logs in itself (the plugin's REST-only client, whose
    * events come from a connection it re-emits). Default `client.user.id`.
    */
   botId?: string;
 }
 
-/** A mounted Discord channel. */
+/** A Discord channel on a client: the port now, inbound once {@link DiscordChannel.attach} gets the broker. */
 export interface DiscordChannel {
-  /** The port to pass to `createAskUser({ channels })`. */
+  /** The port to pass to `createAskUser({ channels })`: it sends, edits and notifies at once. */
   readonly channel: Channel;
-  /** False while the bot cannot read ordinary guild messages (no Message Content intent). */
-  readonly messageContent: boolean;
+  /**
+   * Starts handling taps, modal submissions and text replies with `broker` (the one built with
+   * `channel`): adds one `interactionCreate` and one `messageCreate` listener to the client. Until then
+   * the channel only sends. Calling it again hands inbound events to the new broker.
+   */
+  attach(broker: AskUserBroker): void;
   /** Removes the channel's listeners from the client (the client itself keeps running). */
   detach(): void;
+  /** False while the bot cannot read ordinary guild messages (no Message Content intent). */
+  readonly messageContent: boolean;
   /**
    * Tells the channel that its connection has no Message Content intent (Discord refused it): prompts in
    * guild channels then ask people to mention the bot. Logged once.
@@ -77,26 +83,21 @@ export interface DiscordChannel {
 
 const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 
-function isGone(error: unknown): boolean {
-  return (
-    error instanceof DiscordAPIError &&
-    (error.code === RESTJSONErrorCodes.UnknownMessage || error.code === RESTJSONErrorCodes.UnknownChannel)
-  );
-}
-
 /**
- * Mounts ask-user on a discord.js client: adds `interactionCreate` and `messageCreate` listeners (the
- * host's own listeners keep working; events that are not ours are left alone) and returns the channel.
- * The client needs the `Guilds`, `GuildMessages` and `DirectMessages` intents and `Partials.Channel`;
- * `MessageContent` for text answers in guild channels.
+ * Mounts ask-user on a discord.js client, in two steps: this creates the channel (pass
+ * `discord.channel` to `createAskUser`); `discord.attach(broker)` then adds one `interactionCreate` and
+ * one `messageCreate` listener (the host's own listeners keep working; events that are not ours are left
+ * alone). The client needs the `Guilds`, `GuildMessages` and `DirectMessages` intents and
+ * `Partials.Channel`; `MessageContent` for text answers in guild channels.
  *
  * @example
  * const client = new Client({
  *   intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent],
  *   partials: [Partials.Channel],
  * });
- * const discord = createDiscordChannel({ client, broker: () => askUser });
+ * const discord = createDiscordChannel({ client });
  * const askUser = createAskUser({ store, channels: [discord.channel] });
+ * discord.attach(askUser);
  * await client.login(process.env.DISCORD_BOT_TOKEN);
  * await askUser.ask(input, { target: { channel: "discord", conversation: "1234567890123456789" } });
  */
@@ -123,28 +124,27 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
   }
 
   const outbound = createOutbound(client);
+  const coordination = options.coordination ?? createMemoryCoordination();
   const botId = () => client.user?.id ?? options.botId ?? "";
-  const ctx: InboundContext = {
-    coordination: options.coordination ?? createMemoryCoordination(),
-    botId,
-    broker: options.broker,
-    name,
-    logger,
-    deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
-    inPlace: new Map(),
-    updated: new Map(),
-    acknowledgeUnhandled: options.acknowledgeUnhandled ?? false,
-    contentMissing: warnMissingIntent,
-    onUnhandledMessage: options.onUnhandledMessage,
-  };
+  /** Taps being answered and messages already updated in place: shared by inbound and `finalize`. */
+  const inPlace: InboundContext["inPlace"] = new Map();
+  const updated: InboundContext["updated"] = new Map();
 
   const channel: Channel = {
     name,
-    capabilities: { buttons: true, edit: true, privateNotices: true },
-    isDirect: (conversation) => parseTarget(conversation)?.kind === "user",
+    capabilities: {
+      buttons: true,
+      edit: true,
+      privateNotices: true,
+      maxButtons: BUTTONS_MAX,
+      maxButtonLabel: BUTTON_LABEL_MAX_CHARS,
+      ingress: "connection",
+    },
+    isDirect: (conversation) => parseConversation(conversation)?.kind === "user",
     async deliver({ record, locale, text, buttons }) {
       const conversation = record.target?.conversation;
-      if (conversation === undefined) throw new TypeError("The question has no target conversation.");
+      if (conversation === undefined)
+        throw new AskUserError("invalid_input", "The question has no target conversation.");
       const target = await outbound.target(conversation);
       const hint = !target.dm && !messageContent ? missingIntentHint(locale, botId()) : undefined;
       const context = hint === undefined ? { locale } : { locale, hint };
@@ -162,9 +162,9 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     },
     async finalize({ record, delivery, summary }) {
       // A tap that resolved the question updates its message in place (type 7): no second edit.
-      const taps = ctx.inPlace.get(delivery.messageId);
+      const taps = inPlace.get(delivery.messageId);
       if (taps && (await Promise.all([...taps])).some(Boolean)) return;
-      if (ctx.updated.has(delivery.messageId)) return;
+      if (updated.has(delivery.messageId)) return;
       try {
         const target = await outbound.target(delivery.conversation);
         await outbound.edit(target.channelId, delivery.messageId, {
@@ -173,7 +173,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
           allowed_mentions: NO_MENTIONS,
         });
       } catch (error) {
-        if (!isGone(error)) throw error;
+        if (!isSettledEdit(error)) throw error;
       }
     },
     async notify({ conversation, text, userId, private: only, replyTo }) {
@@ -185,9 +185,12 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
           const dm = await outbound.dm(userId);
           const messageId = await outbound.send(dm.channelId, { content, allowed_mentions: NO_MENTIONS });
           // A reply to it comes from the DM, so that is where it is remembered.
-          return { messageId, conversation: dmConversation(userId) };
+          return { messageId, conversation: formatConversation({ kind: "user", id: userId }) };
         } catch (error) {
-          logger.warn({ channel: name, userId, err: String(error) }, "Discord: private notice by DM failed");
+          logger.warn(
+            { channel: name, userId, err: describeError(error) },
+            "Discord: private notice by DM failed",
+          );
         }
       }
       const messageId = await outbound.send(target.channelId, {
@@ -205,23 +208,43 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
     },
   };
 
+  let inbound: InboundContext | undefined;
   const interactionListener = (interaction: Interaction) => {
-    void onInteraction(ctx, interaction);
+    if (inbound) void onInteraction(inbound, interaction);
   };
   const messageListener = (message: Message) => {
-    void onMessage(ctx, message);
+    if (inbound) void onMessage(inbound, message);
   };
-  client.on(Events.InteractionCreate, interactionListener);
-  client.on(Events.MessageCreate, messageListener);
+  const detach = () => {
+    client.off(Events.InteractionCreate, interactionListener);
+    client.off(Events.MessageCreate, messageListener);
+    inbound = undefined;
+  };
 
   return {
     channel,
+    attach(broker) {
+      if (!inbound) {
+        client.on(Events.InteractionCreate, interactionListener);
+        client.on(Events.MessageCreate, messageListener);
+      }
+      inbound = {
+        broker,
+        coordination,
+        botId,
+        name,
+        logger,
+        deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
+        inPlace,
+        updated,
+        acknowledgeUnhandled: options.acknowledgeUnhandled ?? false,
+        contentMissing: warnMissingIntent,
+        onUnhandledMessage: options.onUnhandledMessage,
+      };
+    },
+    detach,
     get messageContent() {
       return messageContent;
-    },
-    detach() {
-      client.off(Events.InteractionCreate, interactionListener);
-      client.off(Events.MessageCreate, messageListener);
     },
     noMessageContent: warnMissingIntent,
   };

@@ -1,11 +1,12 @@
 /**
- * `runDiscord`'s gateway (WebSocket) connection. Discord sends every dispatch to every connection on a
- * token, so with several instances only the holder of a lease connects (see run.ts). Each connection
+ * The plugin instance's gateway (WebSocket) connection. Discord sends every dispatch to every connection
+ * on a token, so with several instances only the holder of a lease connects (see instance.ts). Each connection
  * gets a fresh discord.js client — a destroyed client cannot log in again — whose events are re-emitted
  * on the stable client the channel (and the host) listen on. Closing is bounded: REST calls of the
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
  * is unreachable and discord.js is still trying to reconnect.
  */
+import { type ChannelLogger, describeError } from "@ask-user/core";
 import {
   Client,
   type ClientOptions,
@@ -14,10 +15,15 @@ import {
   GatewayIntentBits,
   Partials,
 } from "discord.js";
-import type { DiscordLogger } from "./inbound.ts";
-import { DISCONNECT_TIMEOUT_MS, LOGIN_TIMEOUT_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from "./limits.ts";
+import {
+  DISCONNECT_TIMEOUT_MS,
+  LOGIN_TIMEOUT_MS,
+  RATE_LIMIT_WAIT_MAX_MS,
+  RECONNECT_FIRST_MS,
+  RECONNECT_MAX_MS,
+} from "./limits.ts";
 
-/** The intents `runDiscord` asks for (Message Content is added while Discord allows it). */
+/** The intents the plugin asks for (Message Content is added while Discord allows it). */
 export const BASE_INTENTS = [
   GatewayIntentBits.Guilds,
   GatewayIntentBits.GuildMessages,
@@ -31,7 +37,7 @@ export interface GatewayConnectionOptions {
   token: string;
   /** REST base (tests, proxies). */
   apiUrl: string | undefined;
-  logger: DiscordLogger;
+  logger: ChannelLogger;
   /** Called once when Discord refuses the Message Content intent; later connections go without it. */
   onNoMessageContent(): void;
 }
@@ -59,7 +65,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
 
 /**
  * discord.js client options on `apiUrl` whose REST calls end when `signal` aborts (retries included),
- * so that closing never waits for a request hanging on an unreachable Discord.
+ * so that closing never waits for a request hanging on an unreachable Discord, and whose rate limits
+ * over {@link RATE_LIMIT_WAIT_MAX_MS} fail the call (`RateLimitError`) instead of holding it.
  */
 export function clientOptions(
   apiUrl: string | undefined,
@@ -71,6 +78,7 @@ export function clientOptions(
     partials: [Partials.Channel],
     rest: {
       ...(apiUrl === undefined ? {} : { api: apiUrl }),
+      rejectOnRateLimit: (limit) => limit.retryAfter > RATE_LIMIT_WAIT_MAX_MS,
       makeRequest: (url, init) =>
         DefaultRestOptions.makeRequest(url, {
           ...init,
@@ -78,10 +86,6 @@ export function clientOptions(
         }),
     },
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** Re-emits everything `from` emits on `to`; returns the undo. */
@@ -154,7 +158,7 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
     const abort = new AbortController();
     const gatewayClient = new Client(clientOptions(options.apiUrl, abort.signal, intents));
     gatewayClient.on(Events.Error, (error) =>
-      logger.warn({ channel: "discord", err: describe(error) }, "Discord: gateway client error"),
+      logger.warn({ channel: "discord", err: describeError(error) }, "Discord: gateway client error"),
     );
     const conn: Live = {
       client: gatewayClient,
@@ -221,7 +225,7 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
       } catch (error) {
         if (!wanted) return;
         logger.warn(
-          { channel: "discord", err: describe(error), retryInMs: delay },
+          { channel: "discord", err: describeError(error), retryInMs: delay },
           "Discord: could not connect to the gateway, retrying",
         );
       }

@@ -1,9 +1,16 @@
 /**
  * discord.js events → core calls. The only reader of interactions and messages: button taps and modal
- * submissions go to `broker.handleAction` and are answered within Discord's 3 s; text messages go to
- * `broker.handleReply`, which answers through the channel's `notify`.
+ * submissions go to `broker.handleAction` and are acknowledged within Discord's 3 s however slow the
+ * store is; text messages go to `broker.handleReply`, which answers through the channel's `notify`.
  */
-import { type AskUserBroker, type Coordination, type DecodedAction, decodeAction } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  type ChannelLogger,
+  type Coordination,
+  type DecodedAction,
+  decodeAction,
+  describeError,
+} from "@ask-user/core";
 import {
   DiscordAPIError,
   type Interaction,
@@ -12,19 +19,12 @@ import {
   MessageReferenceType,
   RESTJSONErrorCodes,
 } from "discord.js";
-import { dmConversation } from "./conversation.ts";
+import { formatConversation } from "./conversation.ts";
 import { DEDUPE_TTL_MS } from "./limits.ts";
 import { nameOf } from "./notice.ts";
 import { ANSWER_INPUT_ID } from "./render.ts";
 import { replyText } from "./reply-text.ts";
 import { answer, answerDeferred, modalFor, type TapOrSubmit } from "./respond.ts";
-
-/** Where the channel reports trouble (pino-compatible: details first, then the message). */
-export interface DiscordLogger {
-  info?(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
 
 /** What the inbound handlers share with the channel. */
 export interface InboundContext {
@@ -32,9 +32,9 @@ export interface InboundContext {
   coordination: Coordination;
   /** The bot's own user id (its mentions are not part of a reply). */
   botId(): string;
-  broker: () => AskUserBroker;
+  broker: AskUserBroker;
   name: string;
-  logger: DiscordLogger;
+  logger: ChannelLogger;
   deferAfterMs: number;
   /** Taps being answered, by message id: each settles `true` once it updated that message in place. */
   inPlace: Map<string, Set<Promise<boolean>>>;
@@ -51,16 +51,25 @@ export interface InboundContext {
 }
 
 const SLOW = Symbol("slow");
+/** Another instance took the event (SPEC §9). */
+const ELSEWHERE = Symbol("elsewhere");
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** `work`, or {@link SLOW} when it has not settled within `ms`. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<typeof SLOW>((resolve) => {
+    timer = setTimeout(() => resolve(SLOW), ms);
+  });
+  return Promise.race([work, slow]).finally(() => clearTimeout(timer));
 }
 
 function conversationOf(
   source: { channelId: string | null; guildId: string | null },
   userId: string,
 ): string {
-  return source.guildId === null ? dmConversation(userId) : (source.channelId ?? "");
+  return source.guildId === null
+    ? formatConversation({ kind: "user", id: userId })
+    : (source.channelId ?? "");
 }
 
 function textOf(interaction: TapOrSubmit): string | undefined {
@@ -114,12 +123,13 @@ async function onAction(
   }
   let updated = false;
   try {
-    const work = ctx.broker().handleAction(event);
-    let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<typeof SLOW>((resolve) => {
-      timer = setTimeout(() => resolve(SLOW), ctx.deferAfterMs);
-    });
-    const first = await Promise.race([work, slow]).finally(() => clearTimeout(timer));
+    // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
+    // another process) delays both, so both race the timer and the tap is acknowledged in time anyway.
+    const work = (async () =>
+      (await take(ctx, interactionKey(interaction))) ? ctx.broker.handleAction(event) : ELSEWHERE)();
+    void work.catch(() => undefined); // awaited below on every path that gets that far
+    const first = await within(work, ctx.deferAfterMs);
+    if (first === ELSEWHERE) return;
     if (first !== SLOW) {
       updated = await answer(ctx.name, interaction, decoded, first);
     } else if (decoded.action.kind === "other" && interaction.isButton()) {
@@ -127,10 +137,14 @@ async function onAction(
       await interaction.showModal(modalFor(interaction, decoded));
       await work;
     } else {
+      // Acknowledged neutrally now (nothing changes on screen); the outcome follows when it is known.
       const asUpdate = interaction.isButton() || interaction.isFromMessage();
       if (asUpdate) await interaction.deferUpdate();
       else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      updated = await answerDeferred(ctx.name, interaction, await work, asUpdate);
+      const outcome = await work;
+      // Taken elsewhere after this deferral (a slow store during a hand-over): that instance answers.
+      if (outcome === ELSEWHERE) return;
+      updated = await answerDeferred(ctx.name, interaction, outcome, asUpdate);
     }
   } catch (error) {
     ctx.logger.warn(
@@ -138,7 +152,7 @@ async function onAction(
         channel: ctx.name,
         interactionId: interaction.id,
         customId: interaction.customId,
-        err: describe(error),
+        err: describeError(error),
       },
       "could not answer a Discord interaction",
     );
@@ -150,10 +164,14 @@ async function onAction(
   }
 }
 
-/** Defers a component interaction nobody answered in time (standalone runner: no host handles it). */
+/**
+ * Defers a component interaction nobody answered in time (the plugin's own client: no host handles it),
+ * on the one instance that takes it.
+ */
 async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
-  if (interaction.replied || interaction.deferred) return;
+  const later = new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
+  const [taken] = await Promise.all([take(ctx, interactionKey(interaction)), later]);
+  if (!taken || interaction.replied || interaction.deferred) return;
   if (!interaction.isButton() && !interaction.isFromMessage()) return;
   try {
     await interaction.deferUpdate();
@@ -169,7 +187,7 @@ async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): 
         channel: ctx.name,
         interactionId: interaction.id,
         customId: interaction.customId,
-        err: describe(error),
+        err: describeError(error),
       },
       "could not acknowledge a Discord interaction",
     );
@@ -184,7 +202,7 @@ async function take(ctx: InboundContext, key: string): Promise<boolean> {
   try {
     return await ctx.coordination.firstSeen(key, DEDUPE_TTL_MS);
   } catch (error) {
-    ctx.logger.warn({ channel: ctx.name, key, err: describe(error) }, "Discord: dedupe check failed");
+    ctx.logger.warn({ channel: ctx.name, key, err: describeError(error) }, "Discord: dedupe check failed");
     return true;
   }
 }
@@ -197,11 +215,11 @@ async function take(ctx: InboundContext, key: string): Promise<boolean> {
 export async function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
   if (!interaction.isButton() && !interaction.isModalSubmit()) return;
   const decoded = decodeAction(interaction.customId);
-  if (!decoded && !ctx.acknowledgeUnhandled) return;
-  if (!(await take(ctx, `discord:interaction:${interaction.id}`))) return;
   if (decoded) await onAction(ctx, interaction, decoded);
-  else await acknowledgeLater(ctx, interaction);
+  else if (ctx.acknowledgeUnhandled) await acknowledgeLater(ctx, interaction);
 }
+
+const interactionKey = (interaction: Interaction) => `discord:interaction:${interaction.id}`;
 
 /**
  * The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored.
@@ -249,7 +267,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<ReadOut
       ? reference.messageId
       : undefined;
   try {
-    const outcome = await ctx.broker().handleReply({
+    const outcome = await ctx.broker.handleReply({
       channel: ctx.name,
       conversation: conversationOf(message, message.author.id),
       userId: message.author.id,
@@ -261,7 +279,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<ReadOut
     return outcome.kind === "ignored" ? "ours" : "consumed";
   } catch (error) {
     ctx.logger.error(
-      { channel: ctx.name, messageId: message.id, err: describe(error) },
+      { channel: ctx.name, messageId: message.id, err: describeError(error) },
       "could not handle a Discord message",
     );
     return "ours";

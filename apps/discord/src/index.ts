@@ -1,17 +1,20 @@
 /**
  * @ask-user/discord — ask_user on Discord with discord.js: mount the channel on your own client
- * (`createDiscordChannel`), or run it from the environment (`runDiscord`, and `src/main.ts`).
+ * (`createDiscordChannel`, then `attach(broker)`), or let a host run it from the environment
+ * (`channelPlugin`, also at `@ask-user/discord/plugin`; the standalone runner is `@ask-user/runner`).
  *
  * @example
- * const discord = createDiscordChannel({ client, broker: () => askUser });
+ * const discord = createDiscordChannel({ client });
  * const askUser = createAskUser({ store, channels: [discord.channel] });
+ * discord.attach(askUser);
  */
 export { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions } from "./channel.ts";
-export { type DiscordTarget, dmConversation, parseTarget } from "./conversation.ts";
-export type { DiscordLogger } from "./inbound.ts";
+export { type DiscordConfig, readDiscordConfig } from "./config.ts";
+export { type DiscordConversation, formatConversation, parseConversation } from "./conversation.ts";
+export { isSettledEdit, toChannelError } from "./errors.ts";
 export * as discordLimits from "./limits.ts";
-export { type MainIo, main } from "./main.ts";
 export { mentionOf, nameOf, renderNotice, renderSummaryNotice } from "./notice.ts";
+export { channelPlugin } from "./plugin.ts";
 export {
   ANSWER_INPUT_ID,
   deadlineText,
@@ -26,10 +29,3 @@ export {
   shorten,
 } from "./render.ts";
 export { replyText } from "./reply-text.ts";
-export {
-  type DiscordEnv,
-  type RunDiscordOptions,
-  type RunningDiscord,
-  readDiscordEnv,
-  runDiscord,
-} from "./run.ts";

@@ -9,6 +9,13 @@ export const MESSAGE_CONTENT_MAX_CHARS = 2000;
 export const BUTTONS_PER_ROW = 5;
 export const ACTION_ROWS_MAX = 5;
 
+/**
+ * The most buttons one prompt carries as the channel lays it out: up to four rows of options, then
+ * Other… and Skip on a row of their own (Discord allows 25, in five rows of five). Core sends a prompt
+ * that needs more as text.
+ */
+export const BUTTONS_MAX = (ACTION_ROWS_MAX - 1) * BUTTONS_PER_ROW + 2;
+
 /** Button `label` and any component's `custom_id`. */
 export const BUTTON_LABEL_MAX_CHARS = 80;
 export const CUSTOM_ID_MAX_CHARS = 100;
@@ -23,12 +30,19 @@ export const TEXT_INPUT_MAX_CHARS = 4000;
 export const INTERACTION_RESPONSE_DEADLINE_MS = 3000;
 
 /**
- * When the broker has not decided a tap by then (a slow store), the channel defers the interaction
- * (type 6 for a message update, 5 for a reply) and edits afterwards. Well inside the 3 s deadline.
+ * When the broker has not decided a tap by then (a slow store: SQLite may wait up to 30 s for a write
+ * lock), the channel acknowledges the interaction (type 6 for a message update, 5 for an ephemeral
+ * reply) and shows the outcome afterwards. A second before the 3 s deadline.
  */
-export const DEFER_AFTER_MS = 1500;
+export const DEFER_AFTER_MS = 2000;
 
-/** How long `runDiscord` waits for the gateway's READY and the guilds before giving up. */
+/**
+ * The plugin's own client waits out a rate limit up to this long (discord.js's queue); a longer one
+ * fails the call as `rate_limited` with Discord's `retryAfterMs` instead of holding it for minutes.
+ */
+export const RATE_LIMIT_WAIT_MAX_MS = 30_000;
+
+/** How long the plugin waits for `GET /users/@me` and the gateway's READY before giving up. */
 export const LOGIN_TIMEOUT_MS = 30_000;
 
 /** A message `nonce` (string form); with `enforce_nonce`, Discord returns the earlier message for a repeat. */

@@ -1,9 +1,11 @@
 /**
  * Sending and editing over Discord's REST API alone (`client.rest`), with no gateway connection: what
  * the channel does on every instance, whether or not it holds the gateway connection. Channel kinds and
- * DM channel ids are cached (bounded), so a conversation costs one lookup.
+ * DM channel ids are cached (bounded), so a conversation costs one lookup. Every failed call is thrown
+ * as core's `ChannelError` (`toChannelError`); a conversation that cannot be a target as `invalid_input`.
  */
 import { createHash } from "node:crypto";
+import { AskUserError } from "@ask-user/core";
 import {
   type APIChannel,
   type APIMessage,
@@ -13,7 +15,8 @@ import {
   type RESTPostAPIChannelMessageJSONBody,
   Routes,
 } from "discord.js";
-import { parseTarget } from "./conversation.ts";
+import { parseConversation } from "./conversation.ts";
+import { toChannelError } from "./errors.ts";
 import { NONCE_MAX_CHARS } from "./limits.ts";
 
 /** Where a conversation's messages go. */
@@ -66,6 +69,15 @@ export function promptNonce(questionId: string): string {
   return createHash("sha256").update(`ask-user:${questionId}`).digest("base64url").slice(0, NONCE_MAX_CHARS);
 }
 
+/** Runs one REST call; its failure is thrown as core's `ChannelError`. */
+async function call<T>(method: string, run: () => Promise<unknown>): Promise<T> {
+  try {
+    return (await run()) as T;
+  } catch (error) {
+    throw toChannelError(error, method);
+  }
+}
+
 /** REST-only sending on `client` (its token must be set: logged in, or `client.rest.setToken`). */
 export function createOutbound(client: Client): Outbound {
   const kinds = new Map<string, number>();
@@ -74,44 +86,53 @@ export function createOutbound(client: Client): Outbound {
   const kindOf = async (channelId: string): Promise<number> => {
     const known = kinds.get(channelId) ?? client.channels.cache.get(channelId)?.type;
     if (known !== undefined) return known;
-    const channel = (await client.rest.get(Routes.channel(channelId))) as APIChannel;
+    const channel = await call<APIChannel>("GET /channels/{id}", () =>
+      client.rest.get(Routes.channel(channelId)),
+    );
     return remember(kinds, channelId, channel.type);
   };
 
   const dm = async (userId: string): Promise<OutboundTarget> => {
     const known = dms.get(userId) ?? client.users.cache.get(userId)?.dmChannel?.id;
     if (known !== undefined) return { channelId: known, dm: true };
-    const channel = (await client.rest.post(Routes.userChannels(), {
-      body: { recipient_id: userId },
-    })) as APIChannel;
+    const channel = await call<APIChannel>("POST /users/@me/channels", () =>
+      client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
+    );
     return { channelId: remember(dms, userId, channel.id), dm: true };
   };
 
   return {
     dm,
     async target(conversation) {
-      const target = parseTarget(conversation);
+      const target = parseConversation(conversation);
       if (!target) {
-        throw new TypeError(
+        throw new AskUserError(
+          "invalid_input",
           `"${conversation}" is not a Discord conversation: use a channel id or user:<user id> for a DM.`,
         );
       }
       if (target.kind === "user") return dm(target.id);
       const kind = await kindOf(target.id);
       if (DM_TYPES.has(kind)) {
-        throw new TypeError(
+        throw new AskUserError(
+          "invalid_input",
           `Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`,
         );
       }
-      if (!SENDABLE.has(kind)) throw new TypeError(`Discord channel ${target.id} is not a text channel.`);
+      if (!SENDABLE.has(kind))
+        throw new AskUserError("invalid_input", `Discord channel ${target.id} is not a text channel.`);
       return { channelId: target.id, dm: false };
     },
     async send(channelId, body) {
-      const message = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+      const message = await call<APIMessage>("POST /channels/{id}/messages", () =>
+        client.rest.post(Routes.channelMessages(channelId), { body }),
+      );
       return message.id;
     },
     async edit(channelId, messageId, body) {
-      await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
+      await call("PATCH /channels/{id}/messages/{id}", () =>
+        client.rest.patch(Routes.channelMessage(channelId, messageId), { body }),
+      );
     },
   };
 }

@@ -50,22 +50,17 @@ async function twoInstances(): Promise<{
   const store = createMemoryStore();
   const unhandled: Message[] = [];
   const brokers = [world.client, second].map((client, i) => {
-    let broker: AskUserBroker | undefined;
     const mounted = createDiscordChannel({
       client,
-      broker: () => {
-        if (!broker) throw new Error("no broker yet");
-        return broker;
-      },
       logger: quiet,
       coordination: store,
       onUnhandledMessage: (message) => unhandled.push(message),
     });
-    broker = createAskUser({ store, channels: [mounted.channel], logger: quiet, instanceId: `i${i}` });
-    const created = broker;
+    const broker = createAskUser({ store, channels: [mounted.channel], logger: quiet, instanceId: `i${i}` });
+    mounted.attach(broker);
     cleanups.push(() => mounted.detach());
-    cleanups.push(() => created.close());
-    return created;
+    cleanups.push(() => broker.close());
+    return broker;
   });
   channels++;
   const channelId = `3100000000000${String(channels).padStart(5, "0")}`;

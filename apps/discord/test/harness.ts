@@ -105,7 +105,7 @@ export async function setup(
     store?: QuestionStore;
     clock?: Clock;
     answerers?: AskUserOptions["answerers"];
-    channel?: Partial<Omit<DiscordChannelOptions, "client" | "broker">>;
+    channel?: Partial<Omit<DiscordChannelOptions, "client">>;
     locale?: string;
   } = {},
 ): Promise<Setup> {
@@ -116,17 +116,8 @@ export async function setup(
     info: (_: Record<string, unknown>, message: string) => logs.info.push(message),
   };
   const store = options.store ?? createMemoryStore();
-  let broker: AskUserBroker | undefined;
-  const mounted = createDiscordChannel({
-    client: world.client,
-    broker: () => {
-      if (!broker) throw new Error("no broker yet");
-      return broker;
-    },
-    logger,
-    ...options.channel,
-  });
-  broker = createAskUser({
+  const mounted = createDiscordChannel({ client: world.client, logger, ...options.channel });
+  const broker = createAskUser({
     store,
     channels: [mounted.channel],
     logger,
@@ -134,9 +125,9 @@ export async function setup(
     ...(options.answerers ? { answerers: options.answerers } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
   });
-  const created = broker;
+  mounted.attach(broker);
   cleanups.push(() => mounted.detach());
-  cleanups.push(() => created.close());
+  cleanups.push(() => broker.close());
   channels++;
   const channelId = `3000000000000${String(channels).padStart(5, "0")}`;
   world.discord.addChannel({ id: channelId, name: `test-${channels}` });

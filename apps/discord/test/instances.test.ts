@@ -5,6 +5,7 @@
  */
 import {
   type AskUserBroker,
+  type ChannelInstance,
   type Coordination,
   createAskUser,
   createMemoryStore,
@@ -12,7 +13,7 @@ import {
 } from "@ask-user/core";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RunningDiscord, runDiscord } from "../src/index.ts";
+import { channelPlugin } from "../src/plugin.ts";
 import { ALICE, DEPLOY, mention } from "./harness.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -28,11 +29,15 @@ async function fake(): Promise<FakeDiscord> {
   return discord;
 }
 
-/** One instance: runDiscord and a broker over the shared store, as the gateway wires them. */
+/** One instance: the plugin and a broker over the shared store, as the gateway wires them. */
 interface Instance {
-  running: RunningDiscord;
+  running: ChannelInstance;
   broker: AskUserBroker;
 }
+
+const GATEWAY = "discord (@ask_user_bot, gateway)";
+const REST = "discord (@ask_user_bot, REST; another instance holds the gateway)";
+const holdsGateway = (instance: Instance) => instance.running.describe === GATEWAY;
 
 async function instance(
   discord: FakeDiscord,
@@ -40,29 +45,23 @@ async function instance(
   id: string,
   coordination: Coordination = store,
 ): Promise<Instance> {
-  let broker: AskUserBroker | undefined;
-  const running = await runDiscord({
-    env: { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl },
-    broker: () => {
-      if (!broker) throw new Error("no broker yet");
-      return broker;
-    },
-    logger: quiet,
-    coordination,
-    instanceId: id,
+  const config = channelPlugin.readConfig({
+    DISCORD_BOT_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiUrl,
   });
-  broker = createAskUser({
+  const running = await channelPlugin.create({ config, logger: quiet, coordination, instanceId: id });
+  const broker = createAskUser({
     store,
     channels: [running.channel],
     logger: quiet,
     instanceId: id,
     answerers: "conversation",
   });
-  const created = broker;
   cleanups.push(async () => {
     await running.stop();
-    await created.close();
+    await broker.close();
   });
+  await running.initialize(broker);
   return { running, broker };
 }
 
@@ -100,9 +99,8 @@ describe("several instances on one token", () => {
     const a = await instance(discord, store, "a");
     const b = await instance(discord, store, "b");
 
-    expect([a.running.holdsGateway, b.running.holdsGateway]).toEqual([true, false]);
-    expect(a.running.describe).toBe("discord (@ask_user_bot, gateway)");
-    expect(b.running.describe).toBe("discord (@ask_user_bot, REST; another instance holds the gateway)");
+    expect(a.running.describe).toBe(GATEWAY);
+    expect(b.running.describe).toBe(REST);
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // a few lease renewals later
     expect(discord.sessions()).toHaveLength(1);
     expect(connected(discord)).toBe(1);
@@ -123,14 +121,14 @@ describe("several instances on one token", () => {
     const doomed = killable(store);
     const a = await instance(discord, store, "a", doomed);
     const b = await instance(discord, store, "b");
-    expect(b.running.holdsGateway).toBe(false);
+    expect(b.running.describe).toBe(REST);
 
     doomed.kill();
     const started = Date.now();
-    await discord.waitUntil(() => b.running.holdsGateway && connected(discord) === 1, 10_000);
+    await discord.waitUntil(() => holdsGateway(b) && connected(discord) === 1, 10_000);
     await discord.waitUntil(() => discord.sessions().at(-1)?.connected, 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(a.running.holdsGateway).toBe(false);
+    expect(holdsGateway(a)).toBe(false);
     expect(connected(discord)).toBe(1);
 
     const channelId = discord.guild.channelId;
@@ -150,7 +148,7 @@ describe("several instances on one token", () => {
     await a.running.stop();
     expect(connected(discord)).toBe(0);
     const started = Date.now();
-    await discord.waitUntil(() => b.running.holdsGateway && connected(discord) === 1, 5_000);
+    await discord.waitUntil(() => holdsGateway(b) && connected(discord) === 1, 5_000);
     expect(Date.now() - started).toBeLessThan(4_000);
 
     const channelId = discord.guild.channelId;
@@ -165,14 +163,14 @@ describe("a connection Discord ends", () => {
   it("is opened again when discord.js gives it up (close code 4004), and taps work", async () => {
     const discord = await fake();
     const store = createMemoryStore();
-    const { running, broker } = await instance(discord, store, "a");
+    const a = await instance(discord, store, "a");
 
     discord.dropConnections(4004); // Authentication failed: discord.js does not reconnect by itself
     await discord.waitUntil(() => discord.sessions().length === 2 && connected(discord) === 1, 10_000);
-    expect(running.holdsGateway).toBe(true);
+    expect(holdsGateway(a)).toBe(true);
 
     const channelId = discord.guild.channelId;
-    const asked = broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+    const asked = a.broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
     const prompt = await discord.waitUntil(() => discord.messages(channelId)[0]);
     discord.user(ALICE).click(channelId, prompt.id, "Nowhere");
     expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["Nowhere"] } } });

@@ -104,8 +104,9 @@ describe("a restart", () => {
     const store = createMemoryStore();
     const channelId = discord.guild.channelId;
     const before = await login(discord);
-    const first = createDiscordChannel({ client: before, broker: () => brokerA });
+    const first = createDiscordChannel({ client: before });
     const brokerA = createAskUser({ store, channels: [first.channel] });
+    first.attach(brokerA);
     const record = await brokerA.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator: alice,
@@ -115,8 +116,9 @@ describe("a restart", () => {
     await before.destroy();
 
     const after = await login(discord);
-    const second = createDiscordChannel({ client: after, broker: () => brokerB });
+    const second = createDiscordChannel({ client: after });
     const brokerB = createAskUser({ store, channels: [second.channel] });
+    second.attach(brokerB);
     try {
       await brokerB.ready;
       const prompt = discord.message(channelId, record.deliveries[0]?.messageId ?? "");
@@ -144,8 +146,9 @@ describe("a restart", () => {
     const user = { id: "200000000000000005", username: "erin" };
     discord.user(user);
     const before = await login(discord);
-    const first = createDiscordChannel({ client: before, broker: () => brokerA });
+    const first = createDiscordChannel({ client: before });
     const brokerA = createAskUser({ store, channels: [first.channel] });
+    first.attach(brokerA);
     const record = await brokerA.create(DEPLOY, {
       target: { channel: "discord", conversation: `user:${user.id}` },
     });
@@ -154,8 +157,9 @@ describe("a restart", () => {
     await before.destroy();
 
     const after = await login(discord);
-    const second = createDiscordChannel({ client: after, broker: () => brokerB });
+    const second = createDiscordChannel({ client: after });
     const brokerB = createAskUser({ store, channels: [second.channel] });
+    second.attach(brokerB);
     try {
       await brokerB.cancel(record.id);
       const dm = discord.dmChannelId(user.id) ?? "";

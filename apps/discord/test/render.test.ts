@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   deadlineText,
   escapeMarkdown,
-  parseTarget,
+  formatConversation,
+  parseConversation,
   renderButtonPrompt,
   renderButtons,
   renderNotice,
@@ -47,7 +48,7 @@ describe("shorten", () => {
   });
 });
 
-describe("parseTarget", () => {
+describe("parseConversation", () => {
   it.each([
     ["123456789012345678", { kind: "channel", id: "123456789012345678" }],
     ["channel:123456789012345678", { kind: "channel", id: "123456789012345678" }],
@@ -58,8 +59,25 @@ describe("parseTarget", () => {
     ["user:abc", undefined],
     ["12", undefined],
     ["<#123456789012345678", undefined],
+    ["  user:123456789012345678 ", { kind: "user", id: "123456789012345678" }],
   ])("reads %j", (input, expected) => {
-    expect(parseTarget(input)).toEqual(expected);
+    expect(parseConversation(input)).toEqual(expected);
+  });
+
+  it("gives undefined, never an exception, for anything that is not a conversation", () => {
+    for (const input of ["", "   ", "user:", "<@>", "channel:1234567890123456789012", undefined, 42]) {
+      expect(parseConversation(input as string)).toBeUndefined();
+    }
+  });
+
+  it("writes the canonical form, which reads back the same", () => {
+    const id = "123456789012345678";
+    expect(formatConversation({ kind: "user", id })).toBe(`user:${id}`);
+    expect(formatConversation({ kind: "channel", id })).toBe(id);
+    for (const text of [`<@${id}>`, `channel:${id}`]) {
+      const parsed = parseConversation(text);
+      expect(parsed && parseConversation(formatConversation(parsed))).toEqual(parsed);
+    }
   });
 });
 

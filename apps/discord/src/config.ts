@@ -1,0 +1,28 @@
+/** The environment → the Discord channel's configuration, every problem at once. Pure, no SDK. */
+import { type ChannelEnv, InvalidChannelConfigError, readVariable } from "@ask-user/core";
+
+/** What the Discord channel reads from the environment. */
+export interface DiscordConfig {
+  /** The bot token (`DISCORD_BOT_TOKEN`). Never printed. */
+  token: string;
+  /** REST base without the version, e.g. `http://127.0.0.1:PORT/api` (`DISCORD_API_URL`; tests, proxies). */
+  apiUrl?: string;
+}
+
+/**
+ * Reads `DISCORD_BOT_TOKEN` (required) and `DISCORD_API_URL` (optional, trailing slashes dropped), trimmed.
+ * Throws one `InvalidChannelConfigError` listing every problem; never includes the token in a message.
+ *
+ * @example readDiscordConfig({ DISCORD_BOT_TOKEN: "…" }) // { token: "…" }
+ */
+export function readDiscordConfig(env: ChannelEnv): DiscordConfig {
+  const problems: string[] = [];
+  const token = readVariable(env, "DISCORD_BOT_TOKEN");
+  if (token === undefined)
+    problems.push("DISCORD_BOT_TOKEN is not set: create a bot in the Discord Developer Portal.");
+  const apiUrl = readVariable(env, "DISCORD_API_URL")?.replace(/\/+$/, "");
+  if (apiUrl !== undefined && !/^https?:\/\//.test(apiUrl))
+    problems.push(`DISCORD_API_URL must be an http(s) URL, got "${apiUrl}".`);
+  if (token === undefined || problems.length > 0) throw new InvalidChannelConfigError("discord", problems);
+  return apiUrl === undefined ? { token } : { token, apiUrl };
+}

@@ -1,0 +1,46 @@
+/**
+ * The Discord channel as a plugin hosts list (`@ask-user/discord/plugin`): its variables, its config
+ * reader and its conversation ids, with no discord.js import — `create` loads the SDK-bound half.
+ */
+import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
+import { type DiscordConfig, readDiscordConfig } from "./config.ts";
+import { parseConversation } from "./conversation.ts";
+
+/**
+ * The Discord channel plugin: on when `DISCORD_BOT_TOKEN` is set; `create` checks the token and builds
+ * the channel, `initialize(broker)` connects to the gateway (one instance per token holds the
+ * connection, the others send over REST). Ingress is the gateway connection: no webhook, no port.
+ *
+ * @example
+ * import { channelPlugin } from "@ask-user/discord/plugin";
+ * if (channelPlugin.enabled(process.env)) {
+ *   const config = channelPlugin.readConfig(process.env);
+ *   const discord = await channelPlugin.create({ config, logger, coordination: store, instanceId });
+ *   const askUser = createAskUser({ store, channels: [discord.channel] });
+ *   await discord.initialize(askUser);
+ *   console.log(discord.describe); // discord (@ask_bot, gateway)
+ * }
+ */
+export const channelPlugin: ChannelPlugin<DiscordConfig> = {
+  name: "discord",
+  title: "Discord",
+  variables: [
+    {
+      name: "DISCORD_BOT_TOKEN",
+      description: "Bot token (Developer Portal → your app → Bot → Reset Token)",
+      required: true,
+      secret: true,
+    },
+    {
+      name: "DISCORD_API_URL",
+      description: "REST base without the version (default https://discord.com/api; tests, proxies)",
+    },
+  ],
+  enabled: (env) => requiredVariablesSet(channelPlugin, env),
+  readConfig: readDiscordConfig,
+  parseConversation,
+  async create(context) {
+    const { create } = await import("./instance.ts");
+    return create(context);
+  },
+};
