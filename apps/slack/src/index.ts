@@ -1,20 +1,30 @@
 /**
  * @ask-user/slack — ask_user on Slack: a single single-select question gets Block Kit buttons (with
  * Other… opening a modal and Skip), everything else readable text; answers by tap, modal, thread reply
- * or direct message. Mounts on your Bolt `App` (Socket Mode or HTTP), or runs alone from the environment.
+ * or direct message. Runs as a `ChannelPlugin` in a host (`@ask-user/slack/plugin`), or mounts on your
+ * own Bolt `App`.
  *
  * @example
  * ```ts
  * import { createSlackChannel } from "@ask-user/slack";
- * const slack = createSlackChannel({ app, broker: () => askUser });
+ * const slack = createSlackChannel({ app });
  * const askUser = createAskUser({ store, channels: [slack.channel] });
+ * slack.attach(askUser);
+ * await app.start();
  * ```
  */
 export { createSlackChannel, type SlackChannel, type SlackChannelOptions } from "./channel.ts";
-export { type HandlerServer, serveHandler } from "./http-server.ts";
+export { readSlackConfig, SLACK_VARIABLES, type SlackConfig } from "./config.ts";
+export {
+  conversationProblem,
+  formatConversation,
+  parseConversation,
+  type SlackConversation,
+} from "./conversation.ts";
+export { isSettledEditError, toChannelError } from "./errors.ts";
 export * as slackLimits from "./limits.ts";
 export { SLACK_RETRY_POLICY } from "./limits.ts";
-export { type MainIo, main } from "./main.ts";
+export { channelPlugin } from "./plugin.ts";
 export {
   createWebhookReceiver,
   type WebhookHandler,
@@ -34,13 +44,3 @@ export {
   type SlackMessage,
   slackDate,
 } from "./render.ts";
-export {
-  type RunningSlack,
-  type RunSlackOptions,
-  readSlackEnv,
-  runSlack,
-  type SlackConfig,
-  type SlackLogger,
-} from "./run.ts";
-export { parseAddress, type SlackAddress, threadConversation } from "./target.ts";
-export type { People, Person } from "./users.ts";

@@ -36,18 +36,19 @@ export const ACK_DEADLINE_MS = 3000;
 
 /**
  * HTTP mode: where Slack's Events API and interactivity requests go — one Request URL for both, under
- * the gateway's port (`/channels/<name>/…`), or the standalone runner's own port.
+ * the gateway's port (`/channels/<name>/…`), or a standalone host's `listen` port.
  */
 export const EVENTS_PATH = "/channels/slack/events";
 
-/** The standalone runner also answers here: Bolt's own path, the one it served before `EVENTS_PATH`. */
+/** A standalone host also serves it here (`listen.paths`): Bolt's own path, an older Request URL. */
 export const LEGACY_EVENTS_PATH = "/slack/events";
 
-/** The largest request body the standalone runner's own port reads (the gateway's limit too). */
-export const WEBHOOK_BODY_MAX_BYTES = 1024 * 1024;
-
-/** How long stopping the standalone runner's port waits for requests in flight before cutting them. */
-export const WEBHOOK_CLOSE_GRACE_MS = 3000;
+/**
+ * A request that comes before the channel receives (or after it stopped) is answered 503 with this
+ * `Retry-After`, so that Slack redelivers an event (interactions are not redelivered: the person sees
+ * an error and taps again).
+ */
+export const NOT_READY_RETRY_AFTER_SEC = 1;
 
 /**
  * How long a modal submission may wait for the broker before it is acknowledged anyway (the outcome
@@ -75,7 +76,7 @@ export const DEDUPE_TTL_MS = 60 * 60 * 1000;
 export const DM_CACHE_MAX = 1000;
 
 /**
- * The WebClient retry policy of the standalone runner: a `ratelimited` (429) answer is retried after
+ * The WebClient retry policy of the plugin's app: a `ratelimited` (429) answer is retried after
  * its `Retry-After`, at most 3 times and not past one minute (the SDK default retries 10 times over
  * about 30 minutes).
  */

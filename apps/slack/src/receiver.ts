@@ -1,7 +1,7 @@
 /**
  * Slack's HTTP mode as one web-standard handler, `(Request) => Promise<Response>`: a Bolt `Receiver`
- * whose `start()` opens no port. The gateway mounts its handler at `/channels/slack/events` on its one
- * port; the standalone runner serves the same handler on a port of its own (`http-server.ts`).
+ * whose `start()` opens no port. The plugin's `handleWebhook` is this handler: the gateway mounts it at
+ * `/channels/slack/…` on its one port; the standalone runner serves it on the plugin's `listen`.
  *
  * It does what Bolt's `HTTPReceiver` does for `/slack/events`, with Bolt's own pieces: the signature and
  * timestamp are checked by `HTTPModuleFunctions.parseAndVerifyHTTPRequest` (Bolt's `verifySlackRequest`:

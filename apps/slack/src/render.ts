@@ -176,14 +176,23 @@ const ATTRIBUTION = " — ";
 
 /**
  * The after-resolution summary: the same text in a section, which replaces every block (controls gone).
- * Escaping can make it longer than a section holds; then the answer is shortened, never the
- * attribution after the last ` — `.
+ * `mention` is the attribution when it is a user mention (`<@U0ALICE>`, what people are called when
+ * `users.info` gave no name): it stays a mention, which Slack shows as the person's name; everything
+ * else is escaped. Escaping can make the summary longer than a section holds; then the answer is
+ * shortened, never the attribution after the last ` — `.
  */
-export function renderSummary(summary: string): SlackMessage & { blocks: types.KnownBlock[] } {
-  let text = escapeMrkdwn(summary);
+export function renderSummary(
+  summary: string,
+  mention?: string,
+): SlackMessage & { blocks: types.KnownBlock[] } {
+  const at = summary.lastIndexOf(ATTRIBUTION);
+  const who = at === -1 ? undefined : summary.slice(at + ATTRIBUTION.length);
+  const kept = who !== undefined && who === mention;
+  let text = kept
+    ? `${escapeMrkdwn(summary.slice(0, at + ATTRIBUTION.length))}${who}`
+    : escapeMrkdwn(summary);
   if (text.length > SECTION_TEXT_MAX_CHARS) {
-    const at = summary.lastIndexOf(ATTRIBUTION);
-    const tail = at === -1 ? "" : escapeWithin(summary.slice(at), 200);
+    const tail = at === -1 ? "" : kept ? `${ATTRIBUTION}${who}` : escapeWithin(summary.slice(at), 200);
     text = `${escapeWithin(at === -1 ? summary : summary.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
   }
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };

@@ -14,6 +14,14 @@ export interface Person {
   locale?: string;
 }
 
+/**
+ * How Slack names a user without a lookup: `<@U0ALICE>`, which Slack shows as their current name (SPEC
+ * §5). Used when `users.info` gives no name (no `users:read`, Slack slow or down) and for creators.
+ */
+export function mention(userId: string): string {
+  return `<@${userId}>`;
+}
+
 /** The people directory of one workspace. */
 export interface People {
   /** The person, from the cache or `users.info`; waits at most `budgetMs` (then `{}`, cached later). */

@@ -3,6 +3,7 @@ import {
   type AskUserBroker,
   type AskUserLogger,
   type Clock,
+  type Coordination,
   createAskUser,
   createMemoryStore,
   type QuestionRecord,
@@ -18,10 +19,10 @@ import {
 } from "@ask-user/testkit/slack";
 import { App, LogLevel } from "@slack/bolt";
 import { afterEach, expect } from "vitest";
-import { serveHandler } from "../src/http-server.ts";
 import { createSlackChannel, type SlackChannel } from "../src/index.ts";
 import { ACK_DEADLINE_MS, EVENTS_PATH } from "../src/limits.ts";
 import { createWebhookReceiver, type WebhookReceiver } from "../src/receiver.ts";
+import { serveHandler } from "./serve.ts";
 
 export type Mode = "http" | "socket";
 export const MODES: Mode[] = ["http", "socket"];
@@ -68,7 +69,7 @@ export async function fakeSlack(options: FakeSlackOptions = {}): Promise<FakeSla
   return slack;
 }
 
-/** The HTTP receiver of each app in HTTP mode (the one `runSlack` uses: no port of its own). */
+/** The HTTP receiver of each app in HTTP mode (the one the plugin uses: no port of its own). */
 const receivers = new WeakMap<App, WebhookReceiver>();
 
 /** A real Bolt app talking to the fake; not started. HTTP mode: with the app's web receiver. */
@@ -111,16 +112,9 @@ export async function startApp(slack: FakeSlack, app: App, mode: Mode): Promise<
   await app.start();
   const receiver = receivers.get(app);
   if (mode === "http" && receiver) {
-    const logger = recordingLogger();
-    const server = await serveHandler(receiver.handle, {
-      paths: [EVENTS_PATH],
-      host: "127.0.0.1",
-      port: 0,
-      logger,
-      name: "slack",
-    });
+    const server = await serveHandler(receiver.handle, [EVENTS_PATH]);
     closeServer = () => server.close();
-    slack.setRequestUrl(`http://127.0.0.1:${server.port}${EVENTS_PATH}`);
+    slack.setRequestUrl(server.url);
   }
   return stop;
 }
@@ -148,6 +142,8 @@ export interface WorldOptions {
   echoBotMessages?: boolean;
   /** Registers the host's own listeners before the channel is mounted. */
   host?: (app: App) => void;
+  /** Where "handled once" is recorded (default: this process). */
+  coordination?: Coordination;
 }
 
 /** A fake Slack (or the given one), a started Bolt app with the channel mounted, and a broker. */
@@ -161,22 +157,18 @@ export async function world(mode: Mode, options: WorldOptions = {}): Promise<Wor
   options.host?.(app);
   const logger = recordingLogger();
   const store = options.store ?? createMemoryStore();
-  let broker: AskUserBroker | undefined;
   const slackChannel = createSlackChannel({
     app,
-    broker: () => {
-      if (!broker) throw new Error("no broker yet");
-      return broker;
-    },
     logger,
+    ...(options.coordination ? { coordination: options.coordination } : {}),
   });
-  broker = createAskUser({
+  const created = createAskUser({
     store,
     channels: [slackChannel.channel],
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const created = broker;
+  slackChannel.attach(created);
   const stopApp = await startApp(slack, app, mode);
   let closed = false;
   const stop = async () => {

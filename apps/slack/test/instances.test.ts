@@ -1,28 +1,23 @@
 /**
- * Several instances (SPEC §9): two `runSlack` processes on one shared store, in Socket Mode (each with
+ * Several instances (SPEC §9): two plugin instances (as two gateways run them) on one shared store, in Socket Mode (each with
  * its own connection; Slack hands each envelope to one) and in HTTP mode (two servers behind a load
  * balancer). A request delivered twice — an event Slack redelivers because the ack was lost, a copy of
  * an interaction — is handled once, whichever instance it reaches.
  */
-import {
-  type AskUserBroker,
-  createAskUser,
-  createMemoryStore,
-  type QuestionRecord,
-  type QuestionStore,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionRecord, type QuestionStore } from "@ask-user/core";
 import type { Delivery, FakeSlack } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
-import { runSlack } from "../src/index.ts";
-import { ACK_DEADLINE_MS, EVENTS_PATH } from "../src/limits.ts";
+import { channelPlugin } from "../src/index.ts";
+import { ACK_DEADLINE_MS } from "../src/limits.ts";
 import { ALICE, CHANNEL, DEPLOY, fakeSlack, MODES, type Mode, recordingLogger } from "./harness.ts";
+import { serveHandler } from "./serve.ts";
 
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-/** One instance: its own Bolt app (connection or HTTP server) and broker, on the shared store. */
+/** One instance: its own Bolt app (connection, or webhook served on its own port) and broker, on the shared store. */
 async function instance(slack: FakeSlack, mode: Mode, store: QuestionStore, name: string) {
   const logger = { ...recordingLogger(), info: () => undefined };
   const env: Record<string, string> =
@@ -32,26 +27,21 @@ async function instance(slack: FakeSlack, mode: Mode, store: QuestionStore, name
           SLACK_BOT_TOKEN: slack.botToken,
           SLACK_SIGNING_SECRET: slack.signingSecret,
           SLACK_API_URL: slack.apiUrl,
-          SLACK_PORT: "0",
         };
-  let broker: AskUserBroker | undefined;
-  const running = await runSlack({
-    env,
-    broker: () => broker as AskUserBroker,
-    logger,
-    coordination: store,
-    instanceId: name,
-    listen: mode === "http", // two processes, each on its own port, behind one load balancer
-  });
-  broker = createAskUser({ store, channels: [running.channel], logger, instanceId: name });
-  const created = broker;
+  const config = channelPlugin.readConfig(env);
+  const running = await channelPlugin.create({ config, logger, coordination: store, instanceId: name });
+  const broker = createAskUser({ store, channels: [running.channel], logger, instanceId: name });
+  // Two processes, each serving its webhook on its own port, behind one load balancer.
+  const { handleWebhook, listen } = running;
+  const server = handleWebhook && listen ? await serveHandler(handleWebhook, listen.paths) : undefined;
+  await running.initialize(broker);
   stops.push(async () => {
-    await created.idle();
-    await created.close();
+    await broker.idle();
+    await broker.close();
     await running.stop();
+    await server?.close();
   });
-  const port = /HTTP on :(\d+)\//.exec(running.describe)?.[1];
-  return { broker: created, logger, url: `http://127.0.0.1:${port}${EVENTS_PATH}` };
+  return { broker, logger, url: server?.url ?? "" };
 }
 
 /** A fake Slack and two instances on one store; in HTTP mode the fake balances between them. */

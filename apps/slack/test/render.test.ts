@@ -4,7 +4,6 @@ import { checkBlocks, checkView } from "@ask-user/testkit/slack";
 import { describe, expect, it } from "vitest";
 import {
   escapeMrkdwn,
-  parseAddress,
   renderOtherModal,
   renderQuestion,
   renderSummary,
@@ -177,22 +176,24 @@ describe("render", () => {
     expect(renderSummary(`⌛ ${"<".repeat(900)}`).text).toMatch(/^⌛ (&lt;)+…$/);
   });
 
+  it("keeps the attribution a mention only when it is the given one; every other mention is escaped", () => {
+    expect(renderSummary("✅ Deploy: <@U0BOB> — <@U0ALICE>", "<@U0ALICE>").text).toBe(
+      "✅ Deploy: &lt;@U0BOB&gt; — <@U0ALICE>",
+    );
+    expect(renderSummary("✅ Deploy: <@U0BOB> — <@U0ALICE>").text).toBe(
+      "✅ Deploy: &lt;@U0BOB&gt; — &lt;@U0ALICE&gt;",
+    );
+    expect(renderSummary("✅ Deploy: x — <@U0BOB>", "<@U0ALICE>").text).toBe("✅ Deploy: x — &lt;@U0BOB&gt;");
+    const long = renderSummary(`✅ Deploy: ${"<&>".repeat(300)} — <@U0ALICE>`, "<@U0ALICE>");
+    expect(long.text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX_CHARS);
+    expect(long.text).toMatch(/^✅ Deploy: (&lt;&amp;&gt;)+.*… — <@U0ALICE>$/);
+  });
+
   it("renders the Other… modal within Slack's view limits", () => {
     const view = renderOtherModal(recordOf(DEPLOY), 0, "C0GENERAL:1.2", "de");
     expect(checkView(view)).toEqual([]);
     expect(view.title.text).toBe("Sonstiges…");
     expect(decodeAction(view.callback_id)?.action).toEqual({ kind: "other" });
     expect(JSON.parse(view.private_metadata ?? "")).toEqual({ c: "C0GENERAL:1.2" });
-  });
-
-  it("parses conversation addresses", () => {
-    expect(parseAddress("C0123ABCD")).toEqual({ base: "C0123ABCD", user: false });
-    expect(parseAddress("U0ALICE:1712345678.000100")).toEqual({
-      base: "U0ALICE",
-      user: true,
-      threadTs: "1712345678.000100",
-    });
-    expect(() => parseAddress("D0ALICE")).toThrow(/user's id/);
-    expect(() => parseAddress("#general")).toThrow(/not a Slack conversation/);
   });
 });

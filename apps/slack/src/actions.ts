@@ -1,0 +1,83 @@
+/**
+ * Taps on our buttons (`block_actions`): acknowledged at once, before any work, so Slack never shows
+ * the person an error however slow the store is; the outcome follows — an answer or Skip in the message
+ * itself (the broker's finalize edits it), a refusal as an ephemeral message through the tap's
+ * `response_url`, and Other… as a modal.
+ */
+import { type ActionEvent, decodeAction, describeError } from "@ask-user/core";
+import type { BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { threadOf } from "./conversation.ts";
+import { tapKey } from "./dedupe.ts";
+import {
+  conversationOf,
+  type InboundDeps,
+  type PrivateAddress,
+  person,
+  tellPrivately,
+} from "./inbound-context.ts";
+import { renderOtherModal } from "./render.ts";
+
+/** The `container` of a tap on a message's button (Bolt types it as any string-indexed object). */
+interface MessageContainer {
+  channel_id?: string;
+  message_ts?: string;
+  thread_ts?: string;
+}
+
+/** The action data of a tap when it is one of our buttons (core's action codec), else `undefined`. */
+export function ourTap(body: BlockAction): string | undefined {
+  const data = body.actions[0]?.action_id;
+  return decodeAction(data) === undefined ? undefined : data;
+}
+
+/**
+ * Handles a tap on one of our buttons (`data` from {@link ourTap}). The tap is acknowledged first; a
+ * copy of a tap another instance handled is then dropped.
+ */
+export async function onTap(
+  deps: InboundDeps,
+  args: SlackActionMiddlewareArgs<BlockAction>,
+  data: string,
+  ack: () => Promise<void>,
+): Promise<void> {
+  await ack();
+  const { body, respond } = args;
+  const key = tapKey(body);
+  if (key !== undefined && !(await deps.once(key))) return;
+  const decoded = decodeAction(data);
+  const container = body.container as MessageContainer;
+  const userId = body.user.id;
+  const channelId = body.channel?.id ?? container.channel_id;
+  if (!decoded || !userId || !channelId) return;
+  const threadTs = threadOf(
+    body.message ? body.message : { ts: container.message_ts, thread_ts: container.thread_ts },
+  );
+  const conversation = conversationOf(channelId, userId, threadTs);
+  const who = await person(deps, userId);
+  const event: ActionEvent = { channel: deps.name, conversation, userId, data, ...who };
+  // Other… opens a modal: the broker only checks the tap and stores nothing, so a dismissed modal
+  // leaves nothing behind (a later reply is read by the normal rules).
+  const modal = decoded.action.kind === "other";
+  const outcome = await deps.broker.handleAction(modal ? { ...event, opensModal: true } : event);
+  const where: PrivateAddress = { channel: channelId, user: userId, ...(threadTs ? { threadTs } : {}) };
+  if (outcome.kind === "awaiting_text") {
+    const index = outcome.record.tokens.indexOf(decoded.token);
+    const locale = who.locale ?? outcome.record.locale;
+    try {
+      await deps.client.views.open({
+        trigger_id: body.trigger_id,
+        view: renderOtherModal(outcome.record, index, conversation, locale),
+      });
+    } catch (error) {
+      // No modal (trigger expired, Slack said no): the tapper's next message is the answer instead.
+      deps.logger.warn({ channel: deps.name, err: describeError(error) }, "could not open the Other… modal");
+      const instead = await deps.broker.handleAction(event);
+      await tellPrivately(deps, where, instead.kind === "ignored" ? outcome.text : instead.text, respond);
+    }
+    return;
+  }
+  // Answers and skips show in the message itself (the broker's finalize edits it to the summary).
+  if (outcome.kind !== "answered" && outcome.kind !== "skipped" && outcome.kind !== "ignored") {
+    await tellPrivately(deps, where, outcome.text, respond);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Conversation ids of the Slack channel. A target conversation is a channel id (`C…`, `G…`) or a user id
+ * (`U…`, `W…`: the question goes to their direct messages with the app), either optionally followed by
+ * `:<thread_ts>` to post into that thread, e.g. `C0123ABCD:1712345678.000100`.
+ *
+ * Inbound events use the same names: a direct message is the user's id (not the `D…` channel id), a
+ * message inside a thread is `<conversation>:<thread_ts>`.
+ */
+
+/** A parsed conversation id. */
+export interface SlackConversation {
+  /** The channel id, or the user id for direct messages. */
+  base: string;
+  /** True when `base` is a user (direct messages). */
+  user: boolean;
+  /** The thread to post into. */
+  threadTs?: string;
+}
+
+const CONVERSATION = /^([CGUWD][A-Z0-9]{2,})(?::(\d+\.\d+))?$/;
+
+/**
+ * Reads a conversation id; `undefined` when it is not one (never throws). A DM channel id (`D…`) is not
+ * one: direct messages are named by the user's id, so that replies and taps in them match.
+ *
+ * @example parseConversation("C0123ABCD:1712345678.000100") // { base: "C0123ABCD", user: false, threadTs: "1712345678.000100" }
+ * @example parseConversation("#general") // undefined
+ */
+export function parseConversation(text: string): SlackConversation | undefined {
+  const match = CONVERSATION.exec(text.trim());
+  const base = match?.[1];
+  if (!match || base === undefined || base.startsWith("D")) return undefined;
+  const conversation: SlackConversation = { base, user: base.startsWith("U") || base.startsWith("W") };
+  if (match[2] !== undefined) conversation.threadTs = match[2];
+  return conversation;
+}
+
+/**
+ * Why `text` is not a conversation id, in a sentence for the operator (what `parseConversation` refused).
+ *
+ * @example conversationProblem("D0ALICE") // "Target a direct message by the user's id (U…), not the DM channel id \"D0ALICE\"."
+ */
+export function conversationProblem(text: string): string {
+  const base = CONVERSATION.exec(text.trim())?.[1];
+  if (base?.startsWith("D")) {
+    return `Target a direct message by the user's id (U…), not the DM channel id "${base}".`;
+  }
+  return `"${text}" is not a Slack conversation: use a channel id (C…), a user id (U…) for direct messages, optionally followed by ":<thread_ts>".`;
+}
+
+/**
+ * The conversation id of a channel, a user's DMs, or a thread in either: `C0123ABCD`,
+ * `C0123ABCD:1712345678.000100`.
+ */
+export function formatConversation(conversation: Pick<SlackConversation, "base" | "threadTs">): string {
+  return conversation.threadTs === undefined
+    ? conversation.base
+    : `${conversation.base}:${conversation.threadTs}`;
+}
+
+/** The thread a message is in (its `thread_ts` when that is not its own `ts`: a parent with replies). */
+export function threadOf(message: {
+  ts?: string | undefined;
+  thread_ts?: string | undefined;
+}): string | undefined {
+  const thread = message.thread_ts;
+  return thread !== undefined && thread !== "" && thread !== message.ts ? thread : undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * Slack Web API failures → core's `ChannelError`, in one place: Slack said no (`{ ok: false, error }`:
+ * "refused", with Slack's error code), the network failed or Slack answered 5xx ("unreachable": it may
+ * or may not have happened), or Slack said later (429 / `ratelimited`: "rate_limited" with Retry-After).
+ */
+import { ChannelError, describeError } from "@ask-user/core";
+import { webApi } from "@slack/bolt";
+
+const CHANNEL = "slack";
+
+/**
+ * What the WebClient throws once its retries for a 429 are used up: a plain `Error` whose message names
+ * the wait (`A rate limit was exceeded (url: …, retry-after: 30)`), not a `WebAPIRateLimitedError`.
+ */
+const RATE_LIMIT_RETRIES_EXHAUSTED = /^A rate limit was exceeded \(.*retry-after: (\d+)\)$/;
+
+/** Edit failures that mean "nothing left to do": the message or its channel is gone. */
+const GONE = new Set(["message_not_found", "channel_not_found", "is_archived"]);
+
+function isCallError(error: unknown): error is webApi.WebAPICallError {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return (
+    error instanceof Error &&
+    (code === webApi.ErrorCode.PlatformError ||
+      code === webApi.ErrorCode.RequestError ||
+      code === webApi.ErrorCode.HTTPError ||
+      code === webApi.ErrorCode.RateLimitedError)
+  );
+}
+
+function rateLimited(method: string, retryAfterSec: number | undefined, cause: unknown): ChannelError {
+  const wait = retryAfterSec === undefined ? "" : ` (retry after ${retryAfterSec} s)`;
+  return new ChannelError(CHANNEL, "rate_limited", `Slack rate-limited ${method}${wait}`, {
+    method,
+    status: 429,
+    ...(retryAfterSec === undefined ? {} : { retryAfterMs: retryAfterSec * 1000 }),
+    cause,
+  });
+}
+
+function unreachable(method: string, reason: string, cause: unknown, status?: number): ChannelError {
+  return new ChannelError(CHANNEL, "unreachable", `Could not reach Slack for ${method}: ${reason}`, {
+    method,
+    ...(status === undefined ? {} : { status }),
+    cause,
+  });
+}
+
+/**
+ * The one mapping of a failed Slack call into core's error family, keeping Slack's words and never a
+ * token: `Slack refused chat.postMessage: not_in_channel`, `Could not reach Slack for chat.update:
+ * fetch failed`, `Slack rate-limited chat.postMessage (retry after 30 s)`. A `ChannelError` passes
+ * through unchanged.
+ *
+ * @example
+ * try { await client.chat.postMessage(args) } catch (error) { throw toChannelError(error, "chat.postMessage") }
+ */
+export function toChannelError(error: unknown, method: string): ChannelError {
+  if (error instanceof ChannelError) return error;
+  if (isCallError(error)) {
+    switch (error.code) {
+      case webApi.ErrorCode.PlatformError: {
+        const code = error.data.error;
+        if (code === "ratelimited")
+          return rateLimited(method, error.data.response_metadata?.retryAfter, error);
+        return new ChannelError(CHANNEL, "refused", `Slack refused ${method}: ${code}`, {
+          method,
+          status: code,
+          cause: error,
+        });
+      }
+      case webApi.ErrorCode.RateLimitedError:
+        return rateLimited(method, error.retryAfter, error);
+      case webApi.ErrorCode.HTTPError:
+        if (error.statusCode === 429) return rateLimited(method, undefined, error);
+        if (error.statusCode >= 500)
+          return unreachable(method, `HTTP ${error.statusCode}`, error, error.statusCode);
+        return new ChannelError(CHANNEL, "refused", `Slack refused ${method}: HTTP ${error.statusCode}`, {
+          method,
+          status: error.statusCode,
+          cause: error,
+        });
+      case webApi.ErrorCode.RequestError:
+        return unreachable(method, error.original.message, error);
+    }
+  }
+  const exhausted = error instanceof Error ? RATE_LIMIT_RETRIES_EXHAUSTED.exec(error.message) : null;
+  if (exhausted) return rateLimited(method, Number(exhausted[1]), error);
+  return unreachable(method, describeError(error), error);
+}
+
+/** True when an edit failed because there is nothing left to edit (the message or channel is gone). */
+export function isSettledEditError(error: unknown): boolean {
+  return isCallError(error) && error.code === webApi.ErrorCode.PlatformError && GONE.has(error.data.error);
+}

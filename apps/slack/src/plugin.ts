@@ -1,0 +1,35 @@
+/**
+ * The Slack channel as a `ChannelPlugin`: what a host (the gateway, the standalone runner, your own
+ * server) lists to run Slack. Light on purpose — core and the config reader only; `create` loads Bolt,
+ * so a host without `SLACK_BOT_TOKEN` never does.
+ *
+ * @example
+ * ```ts
+ * import { channelPlugin } from "@ask-user/slack/plugin";
+ * if (channelPlugin.enabled(process.env)) {
+ *   const config = channelPlugin.readConfig(process.env); // InvalidChannelConfigError lists every problem
+ *   const slack = await channelPlugin.create({ config, logger, coordination: store, instanceId: "a" });
+ *   const askUser = createAskUser({ store, channels: [slack.channel] });
+ *   await slack.initialize(askUser); // Socket Mode connects; HTTP mode: serve slack.handleWebhook
+ * }
+ * ```
+ */
+import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
+import { readSlackConfig, SLACK_VARIABLES, type SlackConfig } from "./config.ts";
+import { parseConversation } from "./conversation.ts";
+
+/** The Slack channel plugin: `name` `"slack"`, configured by the `SLACK_*` variables. */
+export const channelPlugin: ChannelPlugin<SlackConfig> = {
+  name: "slack",
+  title: "Slack",
+  variables: SLACK_VARIABLES,
+  enabled(env) {
+    return requiredVariablesSet(this, env);
+  },
+  readConfig: readSlackConfig,
+  parseConversation,
+  async create(context) {
+    const { create } = await import("./instance.ts");
+    return create(context);
+  },
+};

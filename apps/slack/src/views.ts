@@ -1,0 +1,114 @@
+/**
+ * Submissions of our Other… modal (`view_submission`). The answer decides between closing the modal and
+ * a field error in it, so the broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower
+ * store (or a slow "handled once" check) closes the modal neutrally instead, and a refusal that comes
+ * later goes to the person as an ephemeral message.
+ */
+import { type ActionEvent, decodeAction, type InboundOutcome } from "@ask-user/core";
+import type { ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
+import { parseConversation } from "./conversation.ts";
+import { submissionKey } from "./dedupe.ts";
+import { type InboundDeps, person, tellPrivately } from "./inbound-context.ts";
+import { ACK_BUDGET_MS, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
+import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, type ModalMetadata } from "./render.ts";
+
+type Refusal = Exclude<InboundOutcome, { kind: "ignored" | "answered" | "skipped" }>;
+
+/** What a submission came to: the broker's outcome and where the modal was opened from. */
+interface Submitted {
+  outcome: InboundOutcome;
+  conversation: string;
+}
+
+function isRefusal(outcome: InboundOutcome): outcome is Refusal {
+  return outcome.kind !== "ignored" && outcome.kind !== "answered" && outcome.kind !== "skipped";
+}
+
+/** Resolves with the value, or `undefined` once `ms` passed (the work goes on). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The conversation the modal was opened from (its `private_metadata`), if it is ours. */
+function conversationOfModal(privateMetadata: string): string | undefined {
+  try {
+    const metadata = JSON.parse(privateMetadata) as Partial<ModalMetadata> | null;
+    return typeof metadata?.c === "string" && metadata.c !== "" ? metadata.c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The action data of a submission when it is of our Other… modal (its `callback_id`), else `undefined`. */
+export function ourSubmission(body: ViewSubmitAction): string | undefined {
+  const data = body.view.callback_id;
+  return decodeAction(data)?.action.kind === "other" ? data : undefined;
+}
+
+/** The work of one submission: handled once, then the broker. `undefined`: nothing to say (a copy). */
+async function submit(
+  deps: InboundDeps,
+  body: ViewSubmitAction,
+  data: string,
+): Promise<Submitted | undefined> {
+  const key = submissionKey(body);
+  if (key !== undefined && !(await deps.once(key))) return undefined;
+  const conversation = conversationOfModal(body.view.private_metadata);
+  const userId = body.user.id;
+  if (!conversation || !userId) return undefined;
+  const text = body.view.state.values[ANSWER_BLOCK_ID]?.[ANSWER_ACTION_ID]?.value ?? "";
+  // Usually cached since the Other… tap; keep the ack budget for the broker.
+  const who = await person(deps, userId, SUBMISSION_LOOKUP_BUDGET_MS);
+  const event: ActionEvent = { channel: deps.name, conversation, userId, data, text, ...who };
+  return { outcome: await deps.broker.handleAction(event), conversation };
+}
+
+/** A refusal that came after the modal closed, privately where the modal was opened from. */
+async function tellLate(deps: InboundDeps, userId: string, submitted: Submitted): Promise<void> {
+  if (!isRefusal(submitted.outcome)) return;
+  const address = parseConversation(submitted.conversation);
+  if (!address) return;
+  const channel = address.user ? await deps.people.dm(address.base) : address.base;
+  const threadTs = address.threadTs;
+  await tellPrivately(
+    deps,
+    { channel, user: userId, ...(threadTs ? { threadTs } : {}) },
+    submitted.outcome.text,
+  );
+}
+
+/**
+ * Handles a submission of our Other… modal (`data` from {@link ourSubmission}): answered → the modal
+ * closes; refused or empty → a field error in it; no outcome within 2 s → it closes, and a late refusal
+ * is sent ephemerally.
+ */
+export async function onSubmission(
+  deps: InboundDeps,
+  body: ViewSubmitAction,
+  data: string,
+  ack: (response?: ViewResponseAction) => Promise<void>,
+): Promise<void> {
+  const work = submit(deps, body, data);
+  const submitted = await within(work, ACK_BUDGET_MS);
+  if (submitted && isRefusal(submitted.outcome)) {
+    const error = submitted.outcome.text.slice(0, 2000);
+    await ack({ response_action: "errors", errors: { [ANSWER_BLOCK_ID]: error } });
+    return;
+  }
+  await ack();
+  if (submitted !== undefined) return;
+  const late = await work;
+  if (late) await tellLate(deps, body.user.id, late);
+}
