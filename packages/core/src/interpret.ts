@@ -3,7 +3,7 @@
  * message saying what to fix. Pure: no clock, no store, never throws.
  */
 import { type Messages, messagesFor } from "./i18n.ts";
-import { isSkipReply, keyOf, readAnswer } from "./interpret-question.ts";
+import { isSkipKey, keyOf, readAnswer } from "./interpret-question.ts";
 import type { Prompt, PromptQuestion } from "./schema.ts";
 import type { Answers } from "./types.ts";
 
@@ -20,9 +20,6 @@ export type ReplyInterpretation =
 const REPLY_MAX_LENGTH = 20_000;
 /** Keys are ids (at most 64 characters) or headers (12 graphemes): a separator further in is a value. */
 const KEY_SCAN_LIMIT = 200;
-const KEY_SEPARATORS = new Set([":", "=", ")", "：", "＝", "）"]);
-/** A numeric key needs one of these, or a separator followed by a space (so `1:30pm` is a value). */
-const TIGHT_SEPARATORS = new Set(["=", ")", "＝", "）"]);
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/u;
 const NUMBER = /^[0-9]+$/;
 /** Cheap pre-checks that spare the usual reply the full splitting. */
@@ -62,70 +59,109 @@ export function interpretReply(
   if (text.length > REPLY_MAX_LENGTH) {
     return { kind: "invalid", message: messages.invalidTooLong(REPLY_MAX_LENGTH) };
   }
-  const [only, ...others] = prompt.questions;
-  if (only !== undefined && others.length === 0) {
+  const questions = prompt.questions;
+  if (questions.length === 1) {
+    const only = questions[0] as PromptQuestion;
     const reading = readAnswer(only, [text], messages);
     if (reading.kind !== "values") return reading;
     return { kind: "answers", answers: { [only.id]: reading.values }, complete: true };
   }
-  return interpretSeveral(prompt.questions, text, draftValues(prompt.questions, draft), messages);
+  return interpretSeveral(questions, text, draftValues(questions, draft), messages);
+}
+
+/** The non-blank lines of a reply (trimmed), one-line keyed answers split apart, each with its key. */
+function replyLines(text: string, questions: readonly PromptQuestion[]): { lines: string[]; keys: string[] } {
+  const found = { lines: [] as string[], keys: [] as string[] };
+  for (const line of HAS_LINE_BREAK.test(text) ? text.split(LINE_BREAK) : [text]) {
+    if (HAS_ANSWER_BREAK.test(line)) for (const part of splitOneLine(line, questions)) addLine(found, part);
+    else addLine(found, line);
+  }
+  return found;
+}
+
+/** Adds `part` (trimmed) and its key to `found`, unless it is blank. */
+function addLine(found: { lines: string[]; keys: string[] }, part: string): void {
+  const line = part.trim();
+  const key = keyOf(line);
+  if (key === "") return;
+  found.lines.push(line);
+  found.keys.push(key);
 }
 
 function interpretSeveral(
   questions: readonly PromptQuestion[],
   text: string,
-  known: ReadonlyMap<number, string[]>,
+  known: readonly (string[] | undefined)[],
   messages: Messages,
 ): ReplyInterpretation {
-  const lines = (HAS_LINE_BREAK.test(text) ? text.split(LINE_BREAK) : [text])
-    .flatMap((line) => splitOneLine(line, questions))
-    .map((line) => line.trim())
-    .filter((line) => keyOf(line) !== "");
+  const { lines, keys } = replyLines(text, questions);
   if (lines.length === 0) return { kind: "invalid", message: messages.invalidEmpty };
 
-  const keyed = new Map<number, string[]>();
-  const plain: string[] = [];
-  for (const line of lines) {
+  // By question index: the lines keyed to it (with their keys), then the plain lines it gets.
+  const texts: (string[] | undefined)[] = [];
+  const textKeys: string[][] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
     const split = splitKey(line, questions);
-    if (split === undefined) plain.push(line);
-    else if (keyOf(split.value) !== "")
-      keyed.set(split.index, [...(keyed.get(split.index) ?? []), split.value]);
+    if (split === undefined) {
+      plain.push(i);
+      continue;
+    }
+    const key = keyOf(split.value);
+    if (key === "") continue;
+    const values = texts[split.index];
+    if (values === undefined) {
+      texts[split.index] = [split.value];
+      textKeys[split.index] = [key];
+    } else {
+      values.push(split.value);
+      textKeys[split.index]?.push(key);
+    }
   }
-  const open = questions.map((_, index) => index).filter((index) => !known.has(index) && !keyed.has(index));
-  const firstOpen = open[0] === undefined ? undefined : questions[open[0]];
-  const [onlyLine] = plain;
-  if (lines.length === 1 && onlyLine !== undefined && isSkipReply(onlyLine, firstOpen))
-    return { kind: "skip" };
+  const open: number[] = [];
+  for (let index = 0; index < questions.length; index++) {
+    if (known[index] === undefined && texts[index] === undefined) open.push(index);
+  }
+  const onlyLine = plain[0];
+  if (lines.length === 1 && onlyLine !== undefined) {
+    const firstOpen = open[0] === undefined ? undefined : questions[open[0]];
+    if (isSkipKey(keys[onlyLine] as string, firstOpen)) return { kind: "skip" };
+  }
   if (plain.length > open.length) {
     return { kind: "invalid", message: messages.invalidTooManyLines(plain.length, open.length) };
   }
-  const texts = new Map(keyed);
-  plain.forEach((line, position) => {
-    const index = open[position];
-    if (index !== undefined) texts.set(index, [line]);
-  });
+  for (let position = 0; position < plain.length; position++) {
+    const index = open[position] as number;
+    const line = plain[position] as number;
+    texts[index] = [lines[line] as string];
+    textKeys[index] = [keys[line] as string];
+  }
 
-  const given = new Map<number, string[]>();
-  for (const [index, question] of questions.entries()) {
-    const values = texts.get(index);
+  const given: (string[] | undefined)[] = [];
+  let answered = 0;
+  for (let index = 0; index < questions.length; index++) {
+    const values = texts[index];
     if (values === undefined) continue;
+    const question = questions[index] as PromptQuestion;
     if (!question.multiSelect && values.length > 1) {
       return { kind: "invalid", message: messages.invalidOneLine(question.header) };
     }
-    const reading = readAnswer(question, values, messages);
+    const reading = readAnswer(question, values, messages, textKeys[index]);
     if (reading.kind === "skip") return { kind: "invalid", message: messages.invalidSkipAlone };
     if (reading.kind === "invalid")
       return { kind: "invalid", message: forQuestion(question, reading.message) };
-    given.set(index, reading.values);
+    given[index] = reading.values;
+    answered++;
   }
-  if (given.size === 0) return { kind: "invalid", message: messages.invalidEmpty };
+  if (answered === 0) return { kind: "invalid", message: messages.invalidEmpty };
 
   const answers: Answers = {};
   let complete = true;
-  for (const [index, question] of questions.entries()) {
-    const values = given.get(index) ?? known.get(index);
+  for (let index = 0; index < questions.length; index++) {
+    const values = given[index] ?? known[index];
     if (values === undefined) complete = false;
-    else answers[question.id] = values;
+    else answers[(questions[index] as PromptQuestion).id] = values;
   }
   return { kind: "answers", answers, complete };
 }
@@ -156,6 +192,28 @@ function forQuestion(question: PromptQuestion, message: string): string {
 }
 
 /**
+ * A key separator (`:` `=` `)` and their full-width forms): 2 when it is tight (`=` `)`), 1 when not. A
+ * numeric key needs a tight one, or a separator followed by a space (so `1:30pm` is a value).
+ */
+function separatorAt(line: string, at: number): 0 | 1 | 2 {
+  switch (line.charCodeAt(at)) {
+    case 0x3a: // :
+    case 0xff1a: // ：
+      return 1;
+    case 0x3d: // =
+    case 0x29: // )
+    case 0xff1d: // ＝
+    case 0xff09: // ）
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+/** Starts with white space (as `/^\s/u` reads it). */
+const LEADING_SPACE = /^\s/u;
+
+/**
  * `KEY: value`, `KEY = value` or `KEY) value`, where KEY is a question's 1-based number, id or header.
  * The first separator whose left side names a question wins; `undefined` when none does.
  */
@@ -165,26 +223,26 @@ function splitKey(
 ): { index: number; value: string } | undefined {
   const limit = Math.min(line.length, KEY_SCAN_LIMIT);
   for (let at = 0; at < limit; at++) {
-    const separator = line.charAt(at);
-    if (!KEY_SEPARATORS.has(separator)) continue;
+    const separator = separatorAt(line, at);
+    if (separator === 0) continue;
     const key = keyOf(line.slice(0, at));
     if (key === "") continue;
     const value = line.slice(at + 1);
-    const spaced = TIGHT_SEPARATORS.has(separator) || value === "" || /^\s/u.test(value);
+    const spaced = separator === 2 || value === "" || LEADING_SPACE.test(value);
     const index = questionIndex(questions, key, spaced);
     if (index !== undefined) return { index, value: value.trim() };
   }
   return undefined;
 }
 
-const questionKeys = new WeakMap<PromptQuestion, { id: string; header: string }>();
+/** The questions' ids and headers as reply keys, worked out once per prompt. */
+const promptKeys = new WeakMap<readonly PromptQuestion[], { ids: string[]; headers: string[] }>();
 
-/** A question's id and header as reply keys, worked out once per question. */
-function keysOf(question: PromptQuestion): { id: string; header: string } {
-  let keys = questionKeys.get(question);
+function keysOf(questions: readonly PromptQuestion[]): { ids: string[]; headers: string[] } {
+  let keys = promptKeys.get(questions);
   if (!keys) {
-    keys = { id: keyOf(question.id), header: keyOf(question.header) };
-    questionKeys.set(question, keys);
+    keys = { ids: questions.map((q) => keyOf(q.id)), headers: questions.map((q) => keyOf(q.header)) };
+    promptKeys.set(questions, keys);
   }
   return keys;
 }
@@ -199,22 +257,23 @@ function questionIndex(
     const number = key.length <= 3 ? Number(key) : 0;
     if (number >= 1 && number <= questions.length) return number - 1;
   }
-  const byId = questions.findIndex((question) => keysOf(question).id === key);
+  const { ids, headers } = keysOf(questions);
+  const byId = ids.indexOf(key);
   if (byId >= 0) return byId;
-  const byHeader = questions.findIndex((question) => keysOf(question).header === key);
+  const byHeader = headers.indexOf(key);
   return byHeader >= 0 ? byHeader : undefined;
 }
 
 /** The draft's answers to this prompt's questions, by question index; anything malformed is ignored. */
-function draftValues(questions: readonly PromptQuestion[], draft: unknown): Map<number, string[]> {
-  const known = new Map<number, string[]>();
+function draftValues(questions: readonly PromptQuestion[], draft: unknown): (string[] | undefined)[] {
+  const known: (string[] | undefined)[] = [];
   if (typeof draft !== "object" || draft === null) return known;
   for (const [index, question] of questions.entries()) {
     if (!Object.hasOwn(draft, question.id)) continue;
     const value: unknown = (draft as Record<string, unknown>)[question.id];
     if (!Array.isArray(value)) continue;
     const strings = value.filter((item): item is string => typeof item === "string" && item.trim() !== "");
-    if (strings.length > 0) known.set(index, [...new Set(strings)]);
+    if (strings.length > 0) known[index] = [...new Set(strings)];
   }
   return known;
 }
