@@ -75,6 +75,7 @@ export {
   type RefusalReason,
   refusalForStatus,
 } from "./policy.ts";
+export { type PublicQuestion, toPublicQuestion } from "./public-question.ts";
 export {
   type RenderOptions,
   renderAnswers,
@@ -83,6 +84,7 @@ export {
   renderSummary,
   SUMMARY_MAX_LENGTH,
 } from "./render.ts";
+export { askUserResultSchema } from "./result-schema.ts";
 export {
   type AskUserInput,
   askUserInputSchema,

@@ -28,7 +28,9 @@ export interface AskUserToolDefinition {
 }
 
 /**
- * The `ask_user` tool definition for a model (JSON Schema generated from `askUserInputSchema`).
+ * The `ask_user` tool definition for a model: its JSON Schema is the input side of `askUserInputSchema`,
+ * the schema `normalizeAskUserInput` parses with. What JSON Schema cannot express (lengths in grapheme
+ * clusters, unique labels and ids, no authored Other or Skip) is said in the field descriptions.
  *
  * @example
  * const tools = [askUserTool]; // hand to your model client; validate calls with normalizeAskUserInput
@@ -39,15 +41,12 @@ export const askUserTool: AskUserToolDefinition = {
   inputSchema: inputJsonSchema(),
 };
 
+/** The input side of `askUserInputSchema` as plain JSON Schema (draft 2020-12, no `$ref`). */
 function inputJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(askUserInputSchema, { io: "input", target: "draft-2020-12" });
-  // `.int()` adds the safe-integer range; out-of-range timeouts are clamped, not refused, so drop it.
-  const timeout = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.timeoutSeconds;
-  if (timeout) {
-    delete timeout.minimum;
-    delete timeout.maximum;
-  }
-  return schema as Record<string, unknown>;
+  return z.toJSONSchema(askUserInputSchema, { io: "input", target: "draft-2020-12" }) as Record<
+    string,
+    unknown
+  >;
 }
 
 /**

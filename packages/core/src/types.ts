@@ -1,4 +1,7 @@
+import type { AskUserResult } from "./result-schema.ts";
 import type { Prompt } from "./schema.ts";
+
+export type { AskUserResult } from "./result-schema.ts";
 
 /** Where a question is delivered: a channel (by name, e.g. "telegram") and a conversation id there. */
 export interface Target {
@@ -95,11 +98,6 @@ export interface QuestionRecord {
   /** Set while an instance delivers the prompt or edits it to the summary (see {@link needsRepair}). */
   claim?: RepairClaim;
 }
-
-/** The result the agent gets (SPEC §3). */
-export type AskUserResult =
-  | { status: "answered"; answers: { answers: Answers } }
-  | { status: "no_answer"; reason: "expired" | "skipped" | "cancelled" | "undeliverable" };
 
 /** Broker events for surfaces such as the web panel. */
 export type AskUserEvent =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkAnswers, nearLabel } from "../src/answers.ts";
+import { checkAnswers } from "../src/answers.ts";
+import { nearLabel } from "../src/near-label.ts";
 import type { Prompt, PromptQuestion } from "../src/schema.ts";
 
 function question(id: string, labels: string[], multiSelect = false): PromptQuestion {
