@@ -1,4 +1,4 @@
-import type { AskUserResult } from "@ask-user/core";
+import { AskUserError, type AskUserResult, type InputIssue } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "./api.ts";
 
 /**
@@ -17,16 +17,21 @@ export interface QuestionBackend {
   cancel(id: string): Promise<PublicQuestion>;
 }
 
-/** A failed backend call, with the API's status, code and field issues. */
-export class BackendError extends Error {
+/**
+ * A failed backend call, in core's `AskUserError` family (code `request_failed`): the API's HTTP status
+ * (0 when the gateway could not be reached), its error code as `reason` (`not_found`, `answered`,
+ * `unreachable`, …) and the field issues of a 422.
+ */
+export class BackendError extends AskUserError {
   override name = "BackendError";
+
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly reason: string,
     message: string,
-    readonly issues?: Array<{ path: string; message: string }>,
+    readonly issues?: InputIssue[],
   ) {
-    super(message);
+    super("request_failed", message);
   }
 }
 

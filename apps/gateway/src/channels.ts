@@ -1,121 +1,177 @@
-import type { AskUserBroker, Channel, Coordination } from "@ask-user/core";
-import { createTextChannel } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  AskUserError,
+  type ChannelEnv,
+  type ChannelInstance,
+  type ChannelPlugin,
+  type ChannelPluginContext,
+  InvalidChannelConfigError,
+  isChannelPlugin,
+} from "@ask-user/core";
 import type { Logger } from "pino";
-
-/** What a channel app needs from the gateway when it starts. */
-export interface ChannelContext {
-  env: Record<string, string | undefined>;
-  /** The broker, for inbound events. Available once every channel has started. */
-  broker: () => AskUserBroker;
-  logger: Logger;
-  /**
-   * Shared with every instance over the same store: dedupe platform updates (`firstSeen`) and hold
-   * connections allowed once per token (`keepLease`).
-   */
-  coordination: Coordination;
-  /** This instance's name in leases and claims. */
-  instanceId: string;
-}
-
-/** A started channel: its port for the broker, a line for the banner, and how to stop it. */
-export interface RunningChannel {
-  channel: Channel;
-  describe: string;
-  /**
-   * The platform's inbound webhook, for a channel that receives over HTTP (Telegram's webhook, Slack's
-   * Events API and interactivity): the gateway mounts it at `/channels/<name>` and everything under it,
-   * on its own port. It authenticates its platform itself (secret token, signature). No channel opens a
-   * port of its own inside the gateway.
-   */
-  webhook?: (request: Request) => Promise<Response>;
-  stop(): Promise<void>;
-}
+import type { WebhookHandler } from "./http/env.ts";
 
 /**
- * A channel the gateway can run. This is the extension point: each channel app (Telegram, Discord,
- * Slack) adds one entry to `CHANNEL_PLUGINS`; it runs when `enabled(env)` says its variables are present.
+ * The channels the gateway can run, as module names: each exports a core `ChannelPlugin` named
+ * `channelPlugin` from a light module (the platform SDK is loaded by `create`, only for a channel whose
+ * variables are set). A new channel package is one more name here; nothing else in the gateway knows it.
  */
-export interface ChannelPlugin {
-  name: string;
-  /** The variables that turn it on, for the banner and docs. */
-  variables: string[];
-  enabled(env: Record<string, string | undefined>): boolean;
-  start(context: ChannelContext): Promise<RunningChannel>;
-}
-
-/**
- * The generic text channel over HTTP: outgoing messages are POSTed as `{ conversation, text, replyTo? }`
- * to `ASK_USER_TEXT_WEBHOOK_URL` (the response may carry `{ messageId }`), and replies come in through
- * `POST /v1/channels/text/inbound`. Targets are `text:<conversation>`.
- */
-export const textWebhookPlugin: ChannelPlugin = {
-  name: "text",
-  variables: ["ASK_USER_TEXT_WEBHOOK_URL"],
-  enabled: (env) => Boolean(env.ASK_USER_TEXT_WEBHOOK_URL?.trim()),
-  async start({ env, logger }) {
-    const url = env.ASK_USER_TEXT_WEBHOOK_URL?.trim() ?? "";
-    let counter = 0;
-    const channel = createTextChannel({
-      name: "text",
-      async send(conversation, text, options) {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ conversation, text, ...options }),
-          signal: AbortSignal.timeout(10_000),
-        });
-        if (!response.ok) throw new Error(`text webhook answered ${response.status} ${response.statusText}`);
-        const body = (await response.json().catch(() => undefined)) as { messageId?: unknown } | undefined;
-        const id = body?.messageId;
-        return typeof id === "string" || typeof id === "number"
-          ? String(id)
-          : `text-${Date.now()}-${++counter}`;
-      },
-    });
-    logger.info({ channel: "text" }, "text channel ready");
-    return { channel, describe: `text (webhook ${new URL(url).origin})`, stop: async () => undefined };
-  },
-};
-
-/**
- * Telegram (grammY): `TELEGRAM_BOT_TOKEN`; long polling, or webhook mode with `TELEGRAM_WEBHOOK_URL`
- * (the gateway's public URL + `/channels/telegram`) and `TELEGRAM_WEBHOOK_SECRET`, served on the
- * gateway's port — see apps/telegram.
- */
-export const telegramPlugin: ChannelPlugin = {
-  name: "telegram",
-  variables: ["TELEGRAM_BOT_TOKEN"],
-  enabled: (env) => Boolean(env.TELEGRAM_BOT_TOKEN?.trim()),
-  // Loaded on demand: a gateway without Telegram never loads grammY.
-  start: async ({ env, broker, logger, coordination, instanceId }) =>
-    (await import("@ask-user/telegram")).runTelegram({ env, broker, logger, coordination, instanceId }),
-};
-
-/**
- * Slack (Bolt): `SLACK_BOT_TOKEN` and `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP:
- * Request URL = the gateway's public URL + `/channels/slack/events`, served on the gateway's port).
- */
-export const slackPlugin: ChannelPlugin = {
-  name: "slack",
-  variables: ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN or SLACK_SIGNING_SECRET"],
-  enabled: (env) => Boolean(env.SLACK_BOT_TOKEN?.trim()),
-  start: async ({ env, broker, logger, coordination, instanceId }) =>
-    (await import("@ask-user/slack")).runSlack({ env, broker, logger, coordination, instanceId }),
-};
-
-/** Discord (discord.js): `DISCORD_BOT_TOKEN`, optional `DISCORD_API_URL`. */
-export const discordPlugin: ChannelPlugin = {
-  name: "discord",
-  variables: ["DISCORD_BOT_TOKEN"],
-  enabled: (env) => Boolean(env.DISCORD_BOT_TOKEN?.trim()),
-  start: async ({ env, broker, logger, coordination, instanceId }) =>
-    (await import("@ask-user/discord")).runDiscord({ env, broker, logger, coordination, instanceId }),
-};
-
-/** Every channel the gateway knows. Channel apps add their plugin here as they land. */
-export const CHANNEL_PLUGINS: ChannelPlugin[] = [
-  telegramPlugin,
-  discordPlugin,
-  slackPlugin,
-  textWebhookPlugin,
+export const CHANNEL_MODULES: readonly string[] = [
+  "@ask-user/telegram/plugin",
+  "@ask-user/discord/plugin",
+  "@ask-user/slack/plugin",
+  "@ask-user/core/text-webhook",
 ];
+
+/**
+ * Imports each module and returns its `channelPlugin`, in order. A module that can't be loaded or has no
+ * plugin is an `AskUserError` with code `unknown_channel` naming it.
+ *
+ * @example
+ * const plugins = await loadChannelPlugins(); // telegram, discord, slack, text
+ */
+export async function loadChannelPlugins(
+  modules: readonly string[] = CHANNEL_MODULES,
+): Promise<ChannelPlugin[]> {
+  return Promise.all(
+    modules.map(async (name) => {
+      let loaded: { channelPlugin?: unknown };
+      try {
+        loaded = (await import(name)) as { channelPlugin?: unknown };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new AskUserError(
+          "unknown_channel",
+          `The channel module ${name} could not be loaded: ${reason}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      if (!isChannelPlugin(loaded.channelPlugin)) {
+        throw new AskUserError("unknown_channel", `The channel module ${name} exports no channelPlugin.`);
+      }
+      return loaded.channelPlugin;
+    }),
+  );
+}
+
+/** A plugin the environment turns on, with the configuration its `readConfig` returned. */
+export interface EnabledChannel {
+  plugin: ChannelPlugin;
+  config: unknown;
+}
+
+/**
+ * Reads the configuration of every plugin whose variables are set. Every problem of every channel is
+ * collected (one line each, as the plugins wrote them) instead of stopping at the first.
+ */
+export function readChannelConfigs(
+  plugins: readonly ChannelPlugin[],
+  env: ChannelEnv,
+): { channels: EnabledChannel[]; problems: string[] } {
+  const channels: EnabledChannel[] = [];
+  const problems: string[] = [];
+  for (const plugin of plugins) {
+    if (!plugin.enabled(env)) continue;
+    try {
+      channels.push({ plugin, config: plugin.readConfig(env) });
+    } catch (error) {
+      if (!(error instanceof InvalidChannelConfigError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  return { channels, problems };
+}
+
+/**
+ * Creates every channel (phase one: each builds its platform client and its `Channel`), in order. When
+ * one fails, those already created are stopped and the error is thrown.
+ */
+export async function createChannels(
+  channels: readonly EnabledChannel[],
+  context: (plugin: ChannelPlugin) => Omit<ChannelPluginContext<unknown>, "config">,
+): Promise<ChannelInstance[]> {
+  const instances: ChannelInstance[] = [];
+  try {
+    for (const { plugin, config } of channels)
+      instances.push(await plugin.create({ ...context(plugin), config }));
+  } catch (error) {
+    await stopChannels(instances);
+    throw error;
+  }
+  return instances;
+}
+
+/** Phase two: every channel starts receiving into `broker` (all at once; the first failure is thrown). */
+export async function initializeChannels(
+  instances: readonly ChannelInstance[],
+  broker: AskUserBroker,
+): Promise<void> {
+  await Promise.all(instances.map((instance) => instance.initialize(broker)));
+}
+
+/** Stops every channel; a failing stop is passed to `onError` and never stops the others. */
+export async function stopChannels(
+  instances: readonly ChannelInstance[],
+  onError: (error: unknown, instance: ChannelInstance) => void = () => undefined,
+): Promise<void> {
+  await Promise.all(
+    instances.map((instance) => instance.stop().catch((error: unknown) => onError(error, instance))),
+  );
+}
+
+/** The variables that turn a plugin on (its required ones), for the banner: `TELEGRAM_BOT_TOKEN`. */
+export function turnedOnBy(plugin: ChannelPlugin): string {
+  const required = plugin.variables.filter((variable) => variable.required).map((variable) => variable.name);
+  return required.length > 0 ? required.join(" + ") : plugin.variables.map((v) => v.name).join(" / ");
+}
+
+/**
+ * The platforms' inbound webhooks, mounted at `/channels/<name>/…`: a channel the platform pushes to
+ * offers `handleWebhook` (`(Request) => Promise<Response>`) instead of a port of its own.
+ */
+export function webhooksOf(channels: readonly ChannelInstance[]): Map<string, WebhookHandler> {
+  const webhooks = new Map<string, WebhookHandler>();
+  for (const instance of channels) {
+    const handle = instance.handleWebhook;
+    if (handle) webhooks.set(instance.channel.name, (request) => handle.call(instance, request));
+  }
+  return webhooks;
+}
+
+/**
+ * The channels whose replies the gateway takes at `POST /v1/channels/<name>/inbound`: those that say
+ * their events come by webhook but bring no handler of their own (the text webhook).
+ */
+export function replyChannelsOf(channels: readonly ChannelInstance[]): Set<string> {
+  const names = new Set<string>();
+  for (const { channel, handleWebhook } of channels)
+    if (channel.capabilities.ingress === "webhook" && !handleWebhook) names.add(channel.name);
+  return names;
+}
+
+/** For each channel that is off: how to turn it on (`set ASK_USER_TEXT_WEBHOOK_URL`). */
+export function turnOnHints(
+  plugins: readonly ChannelPlugin[],
+  running: ReadonlySet<string>,
+): Map<string, string> {
+  const hints = new Map<string, string>();
+  for (const plugin of plugins)
+    if (!running.has(plugin.name)) hints.set(plugin.name, `set ${turnedOnBy(plugin)}`);
+  return hints;
+}
+
+/**
+ * A channel's `listen` (its own host and port) is for the standalone runner: in the gateway its webhook
+ * is served on the gateway's port, at `/channels/<name>`. Say so, so nobody points the platform there.
+ */
+export function warnAboutListen(channels: readonly ChannelInstance[], logger: Logger): void {
+  for (const { channel, listen } of channels) {
+    if (!listen) continue;
+    logger.warn(
+      { channel: channel.name, host: listen.host, port: listen.port },
+      `${channel.name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${channel.name} on its own port`,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
-import type { Target } from "@ask-user/core";
+import { AskUserError, type ChannelPlugin, type Target } from "@ask-user/core";
 import { parseTarget } from "./api.ts";
+import { type EnabledChannel, readChannelConfigs } from "./channels.ts";
 
 /** The gateway's configuration, read from the environment. */
 export interface GatewayConfig {
@@ -17,7 +18,6 @@ export interface GatewayConfig {
   defaultTarget: Target | undefined;
   locale: "en" | "de";
   answerers: "creator" | "conversation";
-  textWebhookUrl: string | undefined;
   logLevel: string;
   /**
    * How long a question this instance delivers or edits is left to it before another instance (or this
@@ -31,11 +31,14 @@ export interface GatewayConfig {
   instanceId: string | undefined;
 }
 
-/** Invalid configuration: one message per problem, each naming its variable. */
-export class ConfigError extends Error {
+/**
+ * Invalid configuration (code `invalid_input`): every problem of the gateway's and the channels'
+ * variables, one line each, each naming its variable.
+ */
+export class ConfigError extends AskUserError {
   override name = "ConfigError";
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+    super("invalid_input", `Invalid configuration:\n${problems.map((p) => `- ${p}`).join("\n")}`);
   }
 }
 
@@ -106,11 +109,6 @@ export function loadConfig(
     problems.push(`ASK_USER_ANSWERERS must be "creator" or "conversation", not "${answerers}".`);
   }
 
-  const textWebhookUrl = value("ASK_USER_TEXT_WEBHOOK_URL");
-  if (textWebhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(textWebhookUrl)) {
-    problems.push(`ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "${textWebhookUrl}".`);
-  }
-
   const allowedHosts = (value("ASK_USER_ALLOWED_HOSTS") ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
@@ -158,9 +156,34 @@ export function loadConfig(
     defaultTarget,
     locale: locale as "en" | "de",
     answerers: answerers as "creator" | "conversation",
-    textWebhookUrl,
     logLevel,
     claimSeconds,
     instanceId,
   };
+}
+
+/**
+ * Reads the gateway's configuration and that of every channel whose variables are set. Throws one
+ * `ConfigError` listing every problem of all of them, the gateway's first.
+ *
+ * @example
+ * const { config, channels } = readGatewayConfig(process.env, await loadChannelPlugins());
+ */
+export function readGatewayConfig(
+  env: Record<string, string | undefined>,
+  plugins: readonly ChannelPlugin[],
+): { config: GatewayConfig; channels: EnabledChannel[] } {
+  const { channels, problems } = readChannelConfigs(plugins, env);
+  let config: GatewayConfig | undefined;
+  try {
+    config = loadConfig(
+      env,
+      plugins.filter((plugin) => plugin.enabled(env)).map((plugin) => plugin.name),
+    );
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.unshift(...error.problems);
+  }
+  if (config === undefined || problems.length > 0) throw new ConfigError(problems);
+  return { config, channels };
 }

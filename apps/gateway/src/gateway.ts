@@ -1,15 +1,31 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { type AskUserBroker, type Clock, createAskUser, type QuestionStore } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  type ChannelInstance,
+  type ChannelPlugin,
+  type Clock,
+  createAskUser,
+  type QuestionStore,
+} from "@ask-user/core";
 import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
-import { CHANNEL_PLUGINS, type ChannelPlugin, type RunningChannel } from "./channels.ts";
-import { type GatewayConfig, loadConfig } from "./config.ts";
-import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/server.ts";
+import {
+  createChannels,
+  initializeChannels,
+  loadChannelPlugins,
+  replyChannelsOf,
+  stopChannels,
+  turnOnHints,
+  warnAboutListen,
+  webhooksOf,
+} from "./channels.ts";
+import { type GatewayConfig, readGatewayConfig } from "./config.ts";
+import { createHttpServer, type HttpServer } from "./http/server.ts";
 import { createLocalBackend } from "./local-backend.ts";
-import { brokerLogger, createLogger } from "./log.ts";
+import { createLogger } from "./log.ts";
 import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
 
 const DAY_MS = 86_400_000;
@@ -20,7 +36,7 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   logger?: Logger;
   clock?: Clock;
-  /** Channels to consider (default: every known plugin). */
+  /** The channels to consider (default: the plugins of `CHANNEL_MODULES`). */
   plugins?: ChannelPlugin[];
 }
 
@@ -31,7 +47,10 @@ export interface RunningGateway {
   url: string;
   broker: AskUserBroker;
   backend: QuestionBackend;
-  channels: RunningChannel[];
+  /** Every channel the gateway knows, running or not (the banner says how to turn the others on). */
+  plugins: ChannelPlugin[];
+  /** The running channels, in the order of `plugins`. */
+  channels: ChannelInstance[];
   http: HttpServer;
   logger: Logger;
   /** Deletes ended questions older than the retention period now; how many (runs hourly by itself). */
@@ -41,8 +60,9 @@ export interface RunningGateway {
 }
 
 /**
- * Starts the gateway: SQLite store, every channel whose variables are set, the broker (recovering
- * pending questions), the HTTP API with SSE and MCP.
+ * Starts the gateway: the store (SQLite, or Redis shared by several instances), every channel whose
+ * variables are set (created, then the broker with their channels — recovering pending questions —, then
+ * each channel initialised with it), and the HTTP API with SSE, MCP and the channels' webhooks.
  *
  * @example
  * const gateway = await startGateway({ env: process.env });
@@ -50,51 +70,42 @@ export interface RunningGateway {
  */
 export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
   const env = options.env ?? process.env;
-  const plugins = (options.plugins ?? CHANNEL_PLUGINS).filter((plugin) => plugin.enabled(env));
-  const config = loadConfig(
-    env,
-    plugins.map((plugin) => plugin.name),
-  );
+  const plugins = options.plugins ?? (await loadChannelPlugins());
+  const { config, channels: enabled } = readGatewayConfig(env, plugins);
   const logger = options.logger ?? createLogger(config.logLevel);
 
   const store = await openStore(config, logger);
   const instanceId = config.instanceId ?? randomUUID();
   let broker: AskUserBroker | undefined;
-  const channels: RunningChannel[] = [];
+  let channels: ChannelInstance[] = [];
   try {
-    for (const plugin of plugins) {
-      channels.push(
-        await plugin.start({
-          env,
-          logger: logger.child({ channel: plugin.name }),
-          coordination: store,
-          instanceId,
-          broker: () => {
-            if (!broker) throw new Error("the broker is not ready yet");
-            return broker;
-          },
-        }),
-      );
-    }
+    channels = await createChannels(enabled, (plugin) => ({
+      logger: logger.child({ channel: plugin.name }),
+      coordination: store,
+      instanceId,
+    }));
+    warnAboutListen(channels, logger);
     broker = createAskUser({
       store,
-      channels: channels.map((running) => running.channel),
+      channels: channels.map((instance) => instance.channel),
       locale: config.locale,
       answerers: config.answerers,
-      logger: brokerLogger(logger),
+      logger,
       instanceId,
       claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
+    await initializeChannels(channels, broker);
     await broker.ready;
   } catch (error) {
-    for (const running of channels) await running.stop().catch(() => undefined);
+    await broker?.close().catch(() => undefined);
+    await stopChannels(channels);
     await store.close();
     throw error;
   }
 
   const liveBroker = broker;
-  const channelNames = new Set(channels.map((running) => running.channel.name));
+  const channelNames = new Set(channels.map((instance) => instance.channel.name));
   const backend = createLocalBackend(liveBroker, {
     defaultTarget: config.defaultTarget,
     channels: channelNames,
@@ -114,7 +125,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     channels: channelNames,
     logger,
     mcp,
-    textInbound: channelNames.has("text"),
+    replyChannels: replyChannelsOf(channels),
+    turnOn: turnOnHints(plugins, channelNames),
     webhooks: webhooksOf(channels),
     ...(ownNames ? { allowedHosts: ownNames } : {}),
   });
@@ -151,6 +163,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     url,
     broker: liveBroker,
     backend,
+    plugins,
     channels,
     http,
     logger,
@@ -159,8 +172,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       closing ??= (async () => {
         clearInterval(pruneTimer);
         await http.close();
-        for (const running of channels)
-          await running.stop().catch((err: unknown) => logger.warn({ err }, "channel stop failed"));
+        await stopChannels(channels, (err, instance) =>
+          logger.warn({ err, channel: instance.channel.name }, "channel stop failed"),
+        );
         await liveBroker.close();
         await store.close();
       })();
@@ -172,7 +186,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
 /** SQLite (one instance, the default) or Redis (several instances sharing questions and answers). */
 async function openStore(config: GatewayConfig, logger: Logger): Promise<QuestionStore> {
   if (config.redisUrl === undefined) return createSqliteStore({ path: config.dbPath });
-  const store = createRedisStore({ url: config.redisUrl, logger: brokerLogger(logger) });
+  const store = createRedisStore({ url: config.redisUrl, logger });
   try {
     await store.ready;
   } catch (error) {
@@ -197,14 +211,4 @@ function mcpTransportSecurity(names: ReadonlySet<string>, port: number): McpTran
   const hosts = [...names].flatMap((name) => [name, `${name}:${port}`]);
   const origins = hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
   return { allowedHosts: hosts, allowedOrigins: origins };
-}
-
-/**
- * The platforms' inbound webhooks, mounted at `/channels/<name>/…`: a running channel that receives
- * over HTTP offers a `webhook` handler (`(Request) => Promise<Response>`) instead of its own port.
- */
-function webhooksOf(channels: RunningChannel[]): Map<string, WebhookHandler> {
-  const webhooks = new Map<string, WebhookHandler>();
-  for (const { channel, webhook } of channels) if (webhook) webhooks.set(channel.name, webhook);
-  return webhooks;
 }

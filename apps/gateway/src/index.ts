@@ -5,7 +5,7 @@
 export type { AnswerBody, ApiErrorBody, CreateQuestionBody, PublicQuestion, QuestionList } from "./api.ts";
 export { parseTarget, toPublic } from "./api.ts";
 export { BackendError, type QuestionBackend, waitForResult } from "./backend.ts";
-export { CHANNEL_PLUGINS, type ChannelContext, type ChannelPlugin, type RunningChannel } from "./channels.ts";
-export { ConfigError, type GatewayConfig, loadConfig } from "./config.ts";
+export { CHANNEL_MODULES, type EnabledChannel, loadChannelPlugins, readChannelConfigs } from "./channels.ts";
+export { ConfigError, type GatewayConfig, loadConfig, readGatewayConfig } from "./config.ts";
 export { type RunningGateway, type StartOptions, startGateway } from "./gateway.ts";
 export { createHttpBackend } from "./http-client.ts";

@@ -21,7 +21,7 @@ export function createLocalBackend(
         return toPublic(await broker.create(input, signal ? { ...options, signal } : options));
       } catch (error) {
         if (error instanceof HttpError)
-          throw new BackendError(error.status, error.code, error.message, error.issues);
+          throw new BackendError(error.status, error.reason, error.message, error.issues);
         if (error instanceof InvalidAskUserInputError) {
           throw new BackendError(422, "invalid_input", error.message, error.issues);
         }

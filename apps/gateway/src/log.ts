@@ -1,4 +1,3 @@
-import type { AskUserLogger } from "@ask-user/core";
 import { type DestinationStream, type Logger, pino } from "pino";
 
 /** Paths that may hold secrets: never written to the log. */
@@ -13,18 +12,13 @@ const REDACT = [
   "*.env",
 ];
 
-/** The gateway's structured logger (pino, JSON lines on stderr). Tokens are redacted. */
+/**
+ * The gateway's structured logger (pino, JSON lines on stderr). Tokens are redacted. A pino logger is
+ * core's `ChannelLogger` as it is: the broker, the stores and the channels log through it directly.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     { name: "ask-user", level, redact: { paths: REDACT, censor: "[redacted]" } },
     destination ?? pino.destination(2),
   );
-}
-
-/** Adapts pino to core's logger port. */
-export function brokerLogger(logger: Logger): AskUserLogger {
-  return {
-    warn: (details, message) => logger.warn(details, message),
-    error: (details, message) => logger.error(details, message),
-  };
 }

@@ -1,5 +1,5 @@
 import { ensureWebBuild } from "@ask-user/web/build";
-import { CHANNEL_PLUGINS } from "./channels.ts";
+import { turnedOnBy } from "./channels.ts";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
 
@@ -26,7 +26,9 @@ const EXIT_GRACE_MS = 1_000;
 function groupWarning(gateway: RunningGateway): string[] {
   const { defaultTarget, answerers } = gateway.config;
   if (!defaultTarget || answerers !== "creator") return [];
-  const channel = gateway.channels.find((running) => running.channel.name === defaultTarget.channel)?.channel;
+  const channel = gateway.channels.find(
+    (instance) => instance.channel.name === defaultTarget.channel,
+  )?.channel;
   if (!channel || channel.isDirect?.(defaultTarget.conversation) === true) return [];
   return [
     `  ! ${defaultTarget.channel}:${defaultTarget.conversation} is a shared chat: questions without a creator`,
@@ -34,10 +36,24 @@ function groupWarning(gateway: RunningGateway): string[] {
   ];
 }
 
+/** The channels that are off, each with the variables that turn it on (from the plugin's `variables`). */
+function offChannels(gateway: RunningGateway): string[] {
+  const running = new Set(gateway.channels.map((instance) => instance.channel.name));
+  const off = gateway.plugins.filter((plugin) => !running.has(plugin.name));
+  if (off.length === 0) return [];
+  const width = Math.max(...off.map((plugin) => plugin.title.length)) + 2;
+  const heading = running.size > 0 ? "  More chat channels start" : "  Chat channels start";
+  return [
+    `${heading} when their variables are set:`,
+    ...off.map((plugin) => `    ${plugin.title.padEnd(width)}${turnedOnBy(plugin)}`),
+    "",
+  ];
+}
+
 /** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
 export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
-  const channels = gateway.channels.map((running) => running.describe);
+  const channels = gateway.channels.map((instance) => instance.describe);
   const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
   // Never the token itself (terminal scrollback, screen shares, CI logs): the page asks for it once.
   const panel = config.token ? `${url}/ (open it and paste the value of ASK_USER_TOKEN)` : `${url}/`;
@@ -61,14 +77,7 @@ export function banner(gateway: RunningGateway): string {
     `    pnpm ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'`,
     "",
   ];
-  if (channels.length === 0) {
-    const variables = CHANNEL_PLUGINS.map((plugin) => `${plugin.name}: ${plugin.variables.join(" + ")}`);
-    lines.push(
-      "  Chat channels start when their variables are set:",
-      ...variables.map((v) => `    ${v}`),
-      "",
-    );
-  }
+  lines.push(...offChannels(gateway));
   return lines.join("\n");
 }
 

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AskUserError } from "@ask-user/core";
 import { describe, expect, it } from "vitest";
 import { BackendError, waitForResult } from "../src/backend.ts";
 import { createHttpBackend } from "../src/http-client.ts";
@@ -40,7 +41,13 @@ describe("HTTP backend", () => {
   it("turns a missing or wrong token into a 401 BackendError that does not show the token", async () => {
     const gw = await startFakeGateway({ token: "s3cret" });
     const none = await failure(createHttpBackend({ url: gw.url }).list());
-    expect(none).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(none).toMatchObject({
+      name: "BackendError",
+      code: "request_failed",
+      status: 401,
+      reason: "unauthorized",
+    });
+    expect(none).toBeInstanceOf(AskUserError);
     const wrong = await failure(createHttpBackend({ url: gw.url, token: "guess-me" }).list());
     expect(wrong.status).toBe(401);
     expect(wrong.message).not.toContain("guess-me");
@@ -53,7 +60,7 @@ describe("HTTP backend", () => {
         questions: [{ id: "Bad Id", header: "H", question: "Q?", options: [] }],
       }),
     );
-    expect(error).toMatchObject({ status: 422, code: "invalid_input" });
+    expect(error).toMatchObject({ status: 422, reason: "invalid_input" });
     expect(error.issues?.map((issue) => issue.path)).toEqual(
       expect.arrayContaining(["questions[0].id", "questions[0].options"]),
     );
@@ -62,12 +69,12 @@ describe("HTTP backend", () => {
   it("maps 404 and 409 to BackendErrors with the gateway's reason", async () => {
     const gw = await startFakeGateway();
     const backend = createHttpBackend({ url: gw.url });
-    expect(await failure(backend.get("nope"))).toMatchObject({ status: 404, code: "not_found" });
+    expect(await failure(backend.get("nope"))).toMatchObject({ status: 404, reason: "not_found" });
     const question = await backend.create(deployInput);
     await backend.skip(question.id);
     expect(await failure(backend.answer(question.id, { deploy_target: ["Staging"] }))).toMatchObject({
       status: 409,
-      code: "skipped",
+      reason: "skipped",
       message: "This question was skipped.",
     });
   });
@@ -83,7 +90,7 @@ describe("HTTP backend", () => {
     expect((await backend.cancel(other.id)).result).toMatchObject({ status: "answered" });
     expect(await failure(backend.cancel(other.id, { strict: true }))).toMatchObject({
       status: 409,
-      code: "answered",
+      reason: "answered",
     });
   });
 
@@ -136,7 +143,7 @@ describe("HTTP backend", () => {
   it("reports a gateway that is not running as unreachable, with how to start one", async () => {
     const url = await closedPortUrl();
     const error = await failure(createHttpBackend({ url }).health());
-    expect(error).toMatchObject({ status: 0, code: "unreachable" });
+    expect(error).toMatchObject({ status: 0, reason: "unreachable" });
     expect(error.message).toBe(
       `No ask-user gateway answers at ${url}. Start one with \`pnpm start\` (or set ASK_USER_URL).`,
     );
@@ -153,7 +160,7 @@ describe("HTTP backend", () => {
       const error = await failure(createHttpBackend({ url: `http://127.0.0.1:${port}` }).list());
       expect(error).toMatchObject({
         status: 502,
-        code: "http_502",
+        reason: "http_502",
         message: "The gateway answered with HTTP 502.",
       });
     } finally {

@@ -144,9 +144,15 @@ describe("restart of a real gateway process", () => {
     ]);
   }, 20_000);
 
-  it("refuses to start on invalid configuration, with one line per problem", async () => {
+  it("refuses to start on invalid configuration, the gateway's and the channels', with one line per problem", async () => {
     const child = spawn(process.execPath, [bin, "start"], {
-      env: { ...process.env, ASK_USER_PORT: "abc", ASK_USER_LOCALE: "fr", ASK_USER_HOST: "0.0.0.0" },
+      env: {
+        ...process.env,
+        ASK_USER_PORT: "abc",
+        ASK_USER_LOCALE: "fr",
+        ASK_USER_HOST: "0.0.0.0",
+        ASK_USER_TEXT_WEBHOOK_URL: "ftp://x",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(child);
@@ -162,6 +168,7 @@ describe("restart of a real gateway process", () => {
         '- ASK_USER_PORT must be a port number (0-65535), not "abc".',
         "- ASK_USER_HOST=0.0.0.0 is reachable from other machines: set ASK_USER_TOKEN too, or bind to 127.0.0.1.",
         '- ASK_USER_LOCALE must be "en" or "de", not "fr".',
+        '- ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "ftp://x".',
         "",
       ].join("\n"),
     );

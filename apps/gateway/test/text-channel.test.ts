@@ -109,7 +109,7 @@ describe("the text channel over HTTP", () => {
     });
     const { body } = await call(`${gw.url}/v1/questions`, "POST", deployInput);
     expect(body).toMatchObject({ status: "undeliverable", target: { channel: "text", conversation: "ops" } });
-    expect(body.error).toContain("text webhook answered 500");
+    expect(body.error).toBe("ChannelError: The text webhook refused the message: 500 Internal Server Error.");
     expect(body.result).toEqual({ status: "no_answer", reason: "undeliverable" });
   });
 

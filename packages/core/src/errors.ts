@@ -9,6 +9,7 @@ export type AskUserErrorCode =
   | "channel_refused"
   | "channel_unreachable"
   | "channel_rate_limited"
+  | "request_failed" // an HTTP API call was refused or failed: see the error's `status` and `reason`
   | "closed";
 
 /**

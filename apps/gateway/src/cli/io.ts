@@ -1,3 +1,4 @@
+import { AskUserError } from "@ask-user/core";
 import { BackendError } from "../backend.ts";
 
 /** Where the CLI reads and writes; `main` uses the process's streams unless a test passes its own. */
@@ -42,14 +43,23 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** A bad command line: `main` prints the message and the command's usage and exits 2. */
-export class UsageError extends Error {
+/** A bad command line (code `invalid_input`): `main` prints the message and the usage and exits 2. */
+export class UsageError extends AskUserError {
   override name = "UsageError";
+  constructor(message: string) {
+    super("invalid_input", message);
+  }
 }
 
-/** Bad input that is not a command-line mistake (unreadable file, invalid JSON): message only, exit 2. */
-export class InputError extends Error {
+/**
+ * Bad input that is not a command-line mistake (unreadable file, invalid JSON; code `invalid_input`):
+ * message only, exit 2.
+ */
+export class InputError extends AskUserError {
   override name = "InputError";
+  constructor(message: string) {
+    super("invalid_input", message);
+  }
 }
 
 export function writeLine(stream: { write(text: string): unknown }, text = ""): void {

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { GatewayEnv, WebhookHandler } from "./env.ts";
 import type { EventStream } from "./events.ts";
 import { bearerAuth, bodyGuard, drainGuard, hostGuard, MAX_BODY_BYTES, originGuard } from "./guards.ts";
-import { type McpMount, mountMcp, mountTextInbound, mountWebhooks } from "./inbound.ts";
+import { type McpMount, mountMcp, mountReplyInbound, mountWebhooks } from "./inbound.ts";
 import { mountQuestionRoutes } from "./questions.ts";
 import { errorHandler, methodNotAllowed, notFound, sendJson } from "./respond.ts";
 import { createStaticSite } from "./static.ts";
@@ -18,8 +18,13 @@ export interface HttpAppOptions {
   channels: ReadonlySet<string>;
   logger: Logger;
   mcp?: McpMount;
-  /** Present when the text channel runs: `POST /v1/channels/text/inbound`. */
-  textInbound?: boolean;
+  /**
+   * Running channels whose replies come in at `POST /v1/channels/<name>/inbound` (the text webhook).
+   * Default: none.
+   */
+  replyChannels?: ReadonlySet<string>;
+  /** Channels that are off, by name: what turns them on (`set ASK_USER_TEXT_WEBHOOK_URL`), for 404s. */
+  turnOn?: ReadonlyMap<string, string>;
   /**
    * Host names the gateway answers to (DNS-rebinding guard for a gateway without a token: a web page
    * whose name re-resolves to 127.0.0.1 still sends its own name in `Host`). Undefined: no check.
@@ -70,7 +75,10 @@ export function createHttpApp(
     channels: options.channels,
   });
   app.get("/v1/events", (c) => state.events.serve(c));
-  mountTextInbound(app, options.broker, options.textInbound === true);
+  mountReplyInbound(app, options.broker, {
+    channels: options.replyChannels ?? new Set(),
+    turnOn: options.turnOn ?? new Map(),
+  });
   mountMcp(app, options.mcp);
   mountWebhooks(app, options.webhooks ?? new Map());
 

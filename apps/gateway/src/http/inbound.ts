@@ -61,13 +61,33 @@ export function mountWebhooks(app: Hono<GatewayEnv>, webhooks: ReadonlyMap<strin
   app.all(`${WEBHOOK_PREFIX}:name/*`, forward);
 }
 
-/** `POST /v1/channels/text/inbound`: a user's message on the text channel, answered with the outcome. */
-export function mountTextInbound(app: Hono<GatewayEnv>, broker: AskUserBroker, enabled: boolean): void {
-  app.post("/v1/channels/text/inbound", async (c) => {
-    if (!enabled) {
-      const message = "The text channel is off: set ASK_USER_TEXT_WEBHOOK_URL to turn it on.";
-      throw new HttpError(404, "not_found", message);
-    }
+/** Which channels take replies at `POST /v1/channels/<name>/inbound`, and how to turn on the others. */
+export interface ReplyInbound {
+  /** Running channels whose replies come through this route (the text webhook). */
+  channels: ReadonlySet<string>;
+  /** Channels that are off, by name: what turns them on (`set ASK_USER_TEXT_WEBHOOK_URL`). */
+  turnOn: ReadonlyMap<string, string>;
+}
+
+/** The 404 for a channel that takes no replies here, saying why. */
+function noReplies(name: string, inbound: ReplyInbound): HttpError {
+  const hint = inbound.turnOn.get(name);
+  const running = [...inbound.channels].join(", ") || "none";
+  const message =
+    hint !== undefined
+      ? `The ${name} channel is off: ${hint} to turn it on.`
+      : `No channel named "${name}" takes replies here (running: ${running}).`;
+  return new HttpError(404, "not_found", message);
+}
+
+/**
+ * `POST /v1/channels/<name>/inbound`: a user's message on a channel whose replies come through the
+ * gateway (the text webhook: `/v1/channels/text/inbound`), answered with the outcome.
+ */
+export function mountReplyInbound(app: Hono<GatewayEnv>, broker: AskUserBroker, inbound: ReplyInbound): void {
+  app.post("/v1/channels/:name/inbound", async (c) => {
+    const name = c.req.param("name");
+    if (!inbound.channels.has(name)) throw noReplies(name, inbound);
     const body = readObject(c);
     const issues: Issue[] = [];
     for (const key of ["conversation", "userId", "text"]) {
@@ -83,7 +103,7 @@ export function mountTextInbound(app: Hono<GatewayEnv>, broker: AskUserBroker, e
     if (issues.length > 0)
       throw new HttpError(422, "invalid_input", "The message has problems; see issues.", issues);
     const outcome = await broker.handleReply({
-      channel: "text",
+      channel: name,
       conversation: body.conversation as string,
       userId: body.userId as string,
       text: body.text as string,

@@ -1,3 +1,4 @@
+import { AskUserError } from "@ask-user/core";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -12,19 +13,22 @@ export interface Issue {
 }
 
 /**
- * An expected HTTP failure: becomes `{ error: { code, message, issues? } }` with its status (and extra
- * headers such as `WWW-Authenticate`, `Allow`, `Retry-After`) through the app's one error handler.
+ * An expected HTTP failure, in core's `AskUserError` family (code `request_failed`): becomes
+ * `{ error: { code: reason, message, issues? } }` with its status (and extra headers such as
+ * `WWW-Authenticate`, `Allow`, `Retry-After`) through the app's one error handler.
  */
-export class HttpError extends HTTPException {
+export class HttpError extends AskUserError {
   override name = "HttpError";
+
+  /** `reason` is the API's error code in the response body (`not_found`, `unauthorized`, …). */
   constructor(
-    status: ContentfulStatusCode,
-    readonly code: string,
+    readonly status: ContentfulStatusCode,
+    readonly reason: string,
     message: string,
     readonly issues?: Issue[],
     readonly headers?: Record<string, string>,
   ) {
-    super(status, { message });
+    super("request_failed", message);
   }
 }
 
@@ -42,7 +46,7 @@ export function sendJson(
 
 /** The JSON error response of an {@link HttpError}. */
 export function sendError(c: Context, error: HttpError): Response {
-  const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
+  const body: ApiErrorBody = { error: { code: error.reason, message: error.message } };
   if (error.issues) body.error.issues = error.issues;
   return sendJson(c, error.status, body, error.headers);
 }

@@ -1,0 +1,255 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type AskUserBroker,
+  AskUserError,
+  type ChannelPlugin,
+  createTextChannel,
+  InvalidChannelConfigError,
+  readVariable,
+  requiredVariablesSet,
+} from "@ask-user/core";
+import { channelPlugin as textPlugin } from "@ask-user/core/text-webhook";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { CHANNEL_MODULES, loadChannelPlugins } from "../src/channels.ts";
+import { ConfigError, readGatewayConfig } from "../src/config.ts";
+import { banner } from "../src/start.ts";
+import { call, deployInput, testGateway } from "./harness.ts";
+
+/** What an in-test channel saw of its host, in order. */
+interface Seen {
+  steps: string[];
+  context?: { instanceId: string; coordination: unknown; config: unknown };
+  broker?: AskUserBroker;
+  requests: string[];
+}
+
+/**
+ * A complete channel plugin written the way a fourth channel package would be: "echo" is on when
+ * `ECHO_TOKEN` is set, sends nowhere, and takes replies on its webhook as `POST { userId, text }`.
+ */
+function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: boolean } = {}): ChannelPlugin {
+  const plugin: ChannelPlugin<{ token: string }> = {
+    name: "echo",
+    title: "Echo",
+    variables: [
+      { name: "ECHO_TOKEN", description: "Turns the echo channel on", required: true, secret: true },
+      { name: "ECHO_ROOM", description: "Unused" },
+    ],
+    enabled: (env) => requiredVariablesSet(plugin, env),
+    readConfig(env) {
+      const token = readVariable(env, "ECHO_TOKEN") ?? "";
+      const problems = [];
+      if (token.length < 4) problems.push("ECHO_TOKEN must be at least 4 characters.");
+      if (readVariable(env, "ECHO_ROOM") === "bad") problems.push('ECHO_ROOM must not be "bad".');
+      if (problems.length > 0) throw new InvalidChannelConfigError("echo", problems);
+      return { token };
+    },
+    parseConversation: (conversation) => conversation,
+    async create(context) {
+      seen.steps.push("create");
+      if (options.failCreate) throw new Error("echo could not reach its platform");
+      seen.context = context;
+      let sent = 0;
+      let broker: AskUserBroker | undefined;
+      return {
+        channel: createTextChannel({ name: "echo", send: async () => `e${++sent}` }),
+        describe: "echo (test)",
+        ...(options.listen ? { listen: { host: "127.0.0.1", port: 9999, paths: ["/channels/echo"] } } : {}),
+        async handleWebhook(request) {
+          seen.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+          if (request.method !== "POST")
+            return new Response(null, { status: 405, headers: { allow: "POST" } });
+          if (!broker) return new Response(null, { status: 503, headers: { "retry-after": "1" } });
+          const { userId, text } = (await request.json()) as { userId: string; text: string };
+          const outcome = await broker.handleReply({ channel: "echo", conversation: "room", userId, text });
+          return Response.json({ outcome: outcome.kind }, { status: 202 });
+        },
+        async initialize(ready) {
+          seen.steps.push("initialize");
+          seen.broker = ready;
+          broker = ready;
+        },
+        async stop() {
+          seen.steps.push("stop");
+        },
+      };
+    },
+  };
+  return plugin as ChannelPlugin;
+}
+
+function fresh(): Seen {
+  return { steps: [], requests: [] };
+}
+
+/** A pino logger whose lines the test reads. */
+function capture() {
+  const lines: Array<{ msg: string; channel?: string }> = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines };
+}
+
+describe("the gateway's channel list", () => {
+  it("is module names only, each exporting a channel plugin", async () => {
+    expect(CHANNEL_MODULES).toEqual([
+      "@ask-user/telegram/plugin",
+      "@ask-user/discord/plugin",
+      "@ask-user/slack/plugin",
+      "@ask-user/core/text-webhook",
+    ]);
+    const plugins = await loadChannelPlugins();
+    expect(plugins.map((plugin) => plugin.name)).toEqual(["telegram", "discord", "slack", "text"]);
+    expect(plugins[3]).toBe(textPlugin);
+  });
+
+  it("refuses a module that can't be loaded or exports no plugin, naming it", async () => {
+    await expect(loadChannelPlugins(["@ask-user/core"])).rejects.toMatchObject({
+      code: "unknown_channel",
+      message: "The channel module @ask-user/core exports no channelPlugin.",
+    });
+    const missing = await loadChannelPlugins(["@ask-user/nowhere/plugin"]).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(AskUserError);
+    expect((missing as Error).message).toMatch(
+      /^The channel module @ask-user\/nowhere\/plugin could not be loaded: /,
+    );
+  });
+
+  it("is the only place in the gateway's source that names a channel package", () => {
+    const src = fileURLToPath(new URL("../src", import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) =>
+      file.endsWith(".ts"),
+    );
+    const naming = files.filter((file) =>
+      /@ask-user\/(telegram|discord|slack)|text-webhook"/.test(readFileSync(join(src, file), "utf8")),
+    );
+    expect(naming.map((file) => relative(src, join(src, file)))).toEqual(["channels.ts"]);
+    const channels = readFileSync(join(src, "channels.ts"), "utf8");
+    expect(channels.match(/"@ask-user\/[a-z-]+\/[a-z-]+"/g)).toEqual(
+      [...CHANNEL_MODULES].map((m) => `"${m}"`),
+    );
+  });
+});
+
+describe("reading the configuration", () => {
+  it("reports every problem of the gateway and of every enabled channel together, one line each", () => {
+    const env = {
+      ASK_USER_PORT: "seventy",
+      ASK_USER_LOCALE: "fr",
+      ASK_USER_TEXT_WEBHOOK_URL: "ftp://x",
+      ECHO_TOKEN: "x",
+      ECHO_ROOM: "bad",
+    };
+    const read = () => readGatewayConfig(env, [echoPlugin(fresh()), textPlugin]);
+    expect(read).toThrow(ConfigError);
+    try {
+      read();
+    } catch (error) {
+      expect(error).toMatchObject({ name: "ConfigError", code: "invalid_input" });
+      expect(error).toBeInstanceOf(AskUserError);
+      expect((error as ConfigError).message).toBe(
+        [
+          "Invalid configuration:",
+          '- ASK_USER_PORT must be a port number (0-65535), not "seventy".',
+          '- ASK_USER_LOCALE must be "en" or "de", not "fr".',
+          "- ECHO_TOKEN must be at least 4 characters.",
+          '- ECHO_ROOM must not be "bad".',
+          '- ASK_USER_TEXT_WEBHOOK_URL must be an http(s) URL, not "ftp://x".',
+        ].join("\n"),
+      );
+    }
+  });
+
+  it("reads only the channels whose variables are set, and checks the default target against them", () => {
+    const { config, channels } = readGatewayConfig(
+      { ECHO_TOKEN: "long enough", ASK_USER_DEFAULT_TARGET: "echo:room" },
+      [echoPlugin(fresh()), textPlugin],
+    );
+    expect(config.defaultTarget).toEqual({ channel: "echo", conversation: "room" });
+    expect(channels.map(({ plugin, config }) => [plugin.name, config])).toEqual([
+      ["echo", { token: "long enough" }],
+    ]);
+    expect(() => readGatewayConfig({ ASK_USER_DEFAULT_TARGET: "text:ops" }, [textPlugin])).toThrow(
+      'ASK_USER_DEFAULT_TARGET names the channel "text", which is not configured (running: none).',
+    );
+  });
+});
+
+describe("a channel plugin in the gateway", () => {
+  it("is created, then initialised with the broker, serves its webhook under /channels/<name> and stops on close", async () => {
+    const seen = fresh();
+    const gw = await testGateway(
+      { ECHO_TOKEN: "s3cret", ASK_USER_INSTANCE_ID: "gw-1", ASK_USER_DEFAULT_TARGET: "echo:room" },
+      { plugins: [echoPlugin(seen), textPlugin] },
+    );
+    expect(seen.steps).toEqual(["create", "initialize"]);
+    expect(seen.broker).toBe(gw.broker);
+    expect(seen.context).toMatchObject({
+      instanceId: "gw-1",
+      config: { token: "s3cret" },
+      coordination: expect.objectContaining({ firstSeen: expect.any(Function) }),
+    });
+
+    const { body: question } = await call(`${gw.url}/v1/questions`, "POST", deployInput);
+    expect(question.target).toEqual({ channel: "echo", conversation: "room" });
+    const reply = await fetch(`${gw.url}/channels/echo/events?x=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userId: "ann", text: "2" }),
+    });
+    expect(reply.status).toBe(202);
+    expect(await reply.json()).toEqual({ outcome: "answered" });
+    expect((await fetch(`${gw.url}/channels/echo`)).status).toBe(405);
+    expect(seen.requests).toEqual(["POST /channels/echo/events", "GET /channels/echo"]);
+    const answered = await call(`${gw.url}/v1/questions/${question.id}`, "GET");
+    expect(answered.body.result).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    expect((await fetch(`${gw.url}/channels/text`, { method: "POST" })).status).toBe(404);
+
+    await gw.close();
+    expect(seen.steps).toEqual(["create", "initialize", "stop"]);
+  });
+
+  it("warns that a channel's own listen address is for the standalone runner only", async () => {
+    const { logger, lines } = capture();
+    await testGateway({ ECHO_TOKEN: "s3cret" }, { plugins: [echoPlugin(fresh(), { listen: true })], logger });
+    expect(lines.filter((line) => line.msg.includes("standalone"))).toEqual([
+      expect.objectContaining({
+        channel: "echo",
+        msg: "echo: 127.0.0.1:9999 is for the standalone runner only; the gateway serves /channels/echo on its own port",
+      }),
+    ]);
+  });
+
+  it("stops the channels it created when a later one fails, and does not start", async () => {
+    const first = fresh();
+    const failing = fresh();
+    const other = { ...echoPlugin(first), name: "first" };
+    const error = await testGateway(
+      { ECHO_TOKEN: "s3cret" },
+      { plugins: [other, echoPlugin(failing, { failCreate: true })] },
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("echo could not reach its platform");
+    expect(first.steps).toEqual(["create", "stop"]);
+    expect(failing.steps).toEqual(["create"]);
+  });
+
+  it("lists the running channels in the banner, and for the others the variables that turn them on", async () => {
+    const gw = await testGateway({ ECHO_TOKEN: "s3cret" }, { plugins: [echoPlugin(fresh()), textPlugin] });
+    const text = banner(gw);
+    expect(text).toContain("  Channels     echo (test)\n");
+    expect(text).toContain(
+      "  More chat channels start when their variables are set:\n    Text webhook  ASK_USER_TEXT_WEBHOOK_URL\n",
+    );
+    expect(text).not.toContain("s3cret");
+    const none = banner(await testGateway({}, { plugins: [echoPlugin(fresh()), textPlugin] }));
+    expect(none).toContain("  Channels     none (operator surfaces only");
+    expect(none).toContain(
+      "  Chat channels start when their variables are set:\n    Echo          ECHO_TOKEN\n    Text webhook  ASK_USER_TEXT_WEBHOOK_URL\n",
+    );
+  });
+});
