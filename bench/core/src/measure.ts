@@ -39,13 +39,19 @@ export function machine(): string {
   return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
 }
 
+/** One line of the report: name, figure, and the figure as a ratio of its baseline (and a note). */
 export function row(
   name: string,
   value: number,
   unit: string,
   baseline?: { name: string; value: number },
+  note?: string,
 ): string {
   const figure = `${Math.round(value).toLocaleString("en-US")} ${unit}`;
-  const ratio = baseline ? `   (${(value / baseline.value).toFixed(2)}× ${baseline.name})` : "";
+  const ratio = baseline
+    ? `   (${(value / baseline.value).toFixed(2)}× ${baseline.name}${note ? `; ${note}` : ""})`
+    : note
+      ? `   (${note})`
+      : "";
   return `${name.padEnd(48)} ${figure.padStart(16)}${ratio}`;
 }
