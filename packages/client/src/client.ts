@@ -10,8 +10,8 @@ import { questionPath, type WaitOptions, waitUntilEnded } from "./wait.ts";
 export interface AskUserClientOptions {
   /** The gateway's base URL, e.g. `http://127.0.0.1:7310`. */
   url: string;
-  /** The gateway's `ASK_USER_TOKEN`, sent as `Authorization: Bearer`. */
-  token?: string;
+  /** The gateway's `ASK_USER_TOKEN`, sent as `Authorization: Bearer` (none when undefined). */
+  token?: string | undefined;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** How answers and skips sent through this client are signed: shown as "<name> via HTTP API". */
