@@ -9,8 +9,9 @@ import { webApi } from "@slack/bolt";
 const CHANNEL = "slack";
 
 /**
- * What the WebClient throws once its retries for a 429 are used up: a plain `Error` whose message names
- * the wait (`A rate limit was exceeded (url: …, retry-after: 30)`), not a `WebAPIRateLimitedError`.
+ * What the WebClient throws once its retries for a 429 are used up: a request error whose original
+ * names the wait (`A rate limit was exceeded (url: …, retry-after: 30)`), not a `WebAPIRateLimitedError`
+ * (that one comes only with `rejectRateLimitedCalls`).
  */
 const RATE_LIMIT_RETRIES_EXHAUSTED = /^A rate limit was exceeded \(.*retry-after: (\d+)\)$/;
 
@@ -80,12 +81,13 @@ export function toChannelError(error: unknown, method: string): ChannelError {
           status: error.statusCode,
           cause: error,
         });
-      case webApi.ErrorCode.RequestError:
+      case webApi.ErrorCode.RequestError: {
+        const exhausted = RATE_LIMIT_RETRIES_EXHAUSTED.exec(error.original.message);
+        if (exhausted) return rateLimited(method, Number(exhausted[1]), error);
         return unreachable(method, error.original.message, error);
+      }
     }
   }
-  const exhausted = error instanceof Error ? RATE_LIMIT_RETRIES_EXHAUSTED.exec(error.message) : null;
-  if (exhausted) return rateLimited(method, Number(exhausted[1]), error);
   return unreachable(method, describeError(error), error);
 }
 

@@ -1,6 +1,6 @@
 /** What the channel says to people besides the prompt: refusals that name people, confirmations. */
 import { describe, expect, it } from "vitest";
-import { ask, BOB, CHANNEL, DEPLOY, MODES, world } from "./harness.ts";
+import { ask, BOB, CHANNEL, callsOf, DEPLOY, MODES, waitForText, world } from "./harness.ts";
 
 describe.each(MODES)("notices over %s", (mode) => {
   it("names the creator the Slack way in a refusal, never by the bare id", async () => {
@@ -24,6 +24,38 @@ describe.each(MODES)("notices over %s", (mode) => {
       expect(refusal.text.replace(/<@U0ALICE>/g, "")).not.toContain("U0ALICE");
     }
     expect((await w.broker.get(record.id))?.status).toBe("pending");
+  });
+
+  it("names a person <@U…> when users.info fails: in the summary of a tap and in a refusal", async () => {
+    const w = await world(mode);
+    const record = await w.broker.create(DEPLOY, {
+      target: { channel: "slack", conversation: CHANNEL },
+      answerers: "conversation",
+    });
+    const ts = record.deliveries[0]?.messageId ?? "";
+    const result = w.broker.wait(record.id);
+    w.slack.failNext("users.info", { error: "missing_scope" });
+    await w.alice.press(CHANNEL, ts, "Production");
+    await result;
+    const summary = await waitForText(w.slack, CHANNEL, ts, "✅ Deploy: Production — <@U0ALICE>");
+    expect(w.slack.display(summary.text)).toBe("✅ Deploy: Production — @alice");
+    expect(callsOf(w.slack, "users.info").map((call) => call.error)).toEqual(["missing_scope"]);
+
+    await w.bob.say(CHANNEL, "1", { threadTs: ts });
+    const refusal = await w.bob.waitForEphemeral();
+    expect(refusal.text).toBe("This question was already answered by <@U0ALICE>.");
+    expect(w.slack.display(refusal.text)).toBe("This question was already answered by @alice.");
+  });
+
+  it("names a person <@U…> when users.info fails: in the summary of a text reply", async () => {
+    const w = await world(mode);
+    const { ts, result } = await ask(w, DEPLOY);
+    w.slack.failNext("users.info", { error: "missing_scope" });
+    await w.alice.say(CHANNEL, "2", { threadTs: ts });
+    await result;
+    const summary = await waitForText(w.slack, CHANNEL, ts, "✅ Deploy: Production — <@U0ALICE>");
+    expect(w.slack.display(summary.text)).toBe("✅ Deploy: Production — @alice");
+    expect(JSON.stringify(summary.blocks)).toContain("— <@U0ALICE>");
   });
 
   it("a reply in the thread of a confirmation goes to that question, which says it has ended", async () => {
