@@ -1,13 +1,11 @@
-import type { AskUserResult, QuestionRecord, Target, UserRef } from "@ask-user/core";
-import { resultOf } from "@ask-user/core";
+import type { PublicQuestion, Target, UserRef } from "@ask-user/core";
 
 /**
  * The HTTP API's shapes (JSON under /v1). Shared by the server, the HTTP client (CLI, `ask-user mcp`)
- * and the MCP server.
+ * and the MCP server. A question is core's `PublicQuestion`, the shape the web panel reads too.
  */
 
-/** A question as the API shows it: the record without its secret action tokens, plus the result. */
-export type PublicQuestion = Omit<QuestionRecord, "tokens"> & { result?: AskUserResult };
+export { type PublicQuestion, toPublicQuestion as toPublic } from "@ask-user/core";
 
 /** `POST /v1/questions` and `POST /v1/ask`: the tool input plus where and for whom. */
 export interface CreateQuestionBody {
@@ -34,13 +32,6 @@ export interface QuestionList {
   questions: PublicQuestion[];
   /** Present when there are more: pass it as `cursor` for the next page. */
   nextCursor?: string;
-}
-
-/** The API view of a record. */
-export function toPublic(record: QuestionRecord): PublicQuestion {
-  const { tokens: _tokens, ...rest } = record;
-  const result = resultOf(record);
-  return result ? { ...rest, result } : rest;
 }
 
 /** Parses `"telegram:123456"` (or an object) into a target; `undefined` when it is not one. */

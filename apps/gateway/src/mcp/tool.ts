@@ -1,5 +1,6 @@
 import {
   type AskUserResult,
+  askUserResultSchema,
   askUserTool,
   type InputIssue,
   InvalidAskUserInputError,
@@ -8,6 +9,7 @@ import {
   type Target,
 } from "@ask-user/core";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { parseTarget } from "../api.ts";
 
 /** The sentence the MCP tool adds to core's description: what `target` does and what happens without it. */
@@ -33,41 +35,16 @@ const targetJsonSchema = {
 };
 
 /**
- * JSON Schema of `AskUserResult` (SPEC §3), the tool's `structuredContent`. MCP wants `type: "object"` at
- * the root; the two shapes are a `oneOf` under it.
+ * JSON Schema of `AskUserResult` (SPEC §3), the tool's `structuredContent`: generated from core's
+ * `askUserResultSchema`. MCP wants `type: "object"` at the root; the two shapes are a `oneOf` under it.
  */
-export const askUserResultJsonSchema = {
+export const askUserResultJsonSchema: NonNullable<Tool["outputSchema"]> = {
+  ...(z.toJSONSchema(askUserResultSchema, { io: "output", target: "draft-2020-12" }) as Record<
+    string,
+    unknown
+  >),
   type: "object",
-  oneOf: [
-    {
-      properties: {
-        status: { const: "answered" },
-        answers: {
-          type: "object",
-          properties: {
-            answers: {
-              type: "object",
-              description: "Answer values keyed by question id: option labels as written, then free text.",
-              additionalProperties: { type: "array", items: { type: "string" } },
-            },
-          },
-          required: ["answers"],
-          additionalProperties: false,
-        },
-      },
-      required: ["status", "answers"],
-      additionalProperties: false,
-    },
-    {
-      properties: {
-        status: { const: "no_answer" },
-        reason: { enum: ["expired", "skipped", "cancelled", "undeliverable"] },
-      },
-      required: ["status", "reason"],
-      additionalProperties: false,
-    },
-  ],
-} as const;
+};
 
 /**
  * The `ask_user` tool as MCP lists it: core's description and input schema (the same JSON Schema the
@@ -81,7 +58,7 @@ export function askUserMcpTool(): Tool {
     title: "Ask the user",
     description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}`,
     inputSchema,
-    outputSchema: structuredClone(askUserResultJsonSchema) as unknown as Tool["outputSchema"],
+    outputSchema: structuredClone(askUserResultJsonSchema),
     annotations: { title: "Ask the user", readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   };
 }
