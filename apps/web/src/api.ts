@@ -1,7 +1,4 @@
-import type { Answers, AskUserResult, QuestionRecord } from "@ask-user/core";
-
-/** A question as the gateway's API shows it (the gateway's `PublicQuestion`). */
-export type PanelQuestion = Omit<QuestionRecord, "tokens"> & { result?: AskUserResult };
+import type { Answers, PublicQuestion } from "@ask-user/core";
 
 /** What an API call came back with: the status, the JSON body and the server's clock (from `Date`). */
 export interface ApiResponse<T> {
@@ -67,16 +64,16 @@ export class GatewayApi {
   }
 
   /** One page of the list (`cursor` from the previous page's `nextCursor`). */
-  list(cursor?: string): Promise<ApiResponse<{ questions: PanelQuestion[]; nextCursor?: string }>> {
+  list(cursor?: string): Promise<ApiResponse<{ questions: PublicQuestion[]; nextCursor?: string }>> {
     const query = cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`;
     return this.call("GET", `/v1/questions?limit=200${query}`);
   }
 
-  answer(id: string, answers: Answers): Promise<ApiResponse<PanelQuestion & ApiErrorBody>> {
+  answer(id: string, answers: Answers): Promise<ApiResponse<PublicQuestion & ApiErrorBody>> {
     return this.call("POST", `/v1/questions/${encodeURIComponent(id)}/answer`, { answers, surface: "web" });
   }
 
-  skip(id: string): Promise<ApiResponse<PanelQuestion & ApiErrorBody>> {
+  skip(id: string): Promise<ApiResponse<PublicQuestion & ApiErrorBody>> {
     return this.call("POST", `/v1/questions/${encodeURIComponent(id)}/skip`, { surface: "web" });
   }
 

@@ -1,6 +1,6 @@
-import type { Answers } from "@ask-user/core";
+import type { Answers, PublicQuestion } from "@ask-user/core";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { errorMessage, GatewayApi, type PanelQuestion, storeToken } from "./api.ts";
+import { errorMessage, GatewayApi, storeToken } from "./api.ts";
 import { type Draft, newDraft } from "./draft.ts";
 import { History } from "./history.tsx";
 import type { PanelStrings } from "./i18n.ts";
@@ -99,7 +99,7 @@ export function App({ strings, token, storage }: AppProps) {
       });
       for (const type of EVENT_TYPES) {
         events.addEventListener(type, (event) => {
-          const question = (JSON.parse((event as MessageEvent<string>).data) as { question: PanelQuestion })
+          const question = (JSON.parse((event as MessageEvent<string>).data) as { question: PublicQuestion })
             .question;
           setQuestions((map) => merge(map, [question]));
           if (type === "question.requested") {
@@ -161,7 +161,7 @@ export function App({ strings, token, storage }: AppProps) {
     if (element && atBottom.current && cardCount > 0) element.scrollTop = element.scrollHeight;
   }, [cardCount]);
 
-  async function resolve(question: PanelQuestion, action: () => ReturnType<GatewayApi["skip"]>) {
+  async function resolve(question: PublicQuestion, action: () => ReturnType<GatewayApi["skip"]>) {
     setBusy(true);
     setPanelError(undefined);
     try {

@@ -1,4 +1,4 @@
-import type { PanelQuestion } from "./api.ts";
+import type { PublicQuestion } from "@ask-user/core";
 import type { PanelStrings } from "./i18n.ts";
 import { isOpen } from "./questions.ts";
 import { statusLine } from "./summary.ts";
@@ -6,7 +6,7 @@ import { formatClock } from "./time.ts";
 
 interface HistoryProps {
   strings: PanelStrings;
-  questions: PanelQuestion[];
+  questions: PublicQuestion[];
   serverNow: number;
 }
 
@@ -32,7 +32,7 @@ export function History({ strings, questions, serverNow }: HistoryProps) {
   );
 }
 
-function stateOf(question: PanelQuestion, serverNow: number): string {
+function stateOf(question: PublicQuestion, serverNow: number): string {
   if (question.status === "pending") return isOpen(question, serverNow) ? "pending" : "expired";
   return question.status;
 }
@@ -43,7 +43,7 @@ function Card({
   serverNow,
 }: {
   strings: PanelStrings;
-  question: PanelQuestion;
+  question: PublicQuestion;
   serverNow: number;
 }) {
   const state = stateOf(question, serverNow);

@@ -1,6 +1,5 @@
-import type { Answers, PromptQuestion } from "@ask-user/core";
+import type { Answers, PromptQuestion, PublicQuestion } from "@ask-user/core";
 import { useEffect, useRef } from "preact/hooks";
-import type { PanelQuestion } from "./api.ts";
 import {
   answersOf,
   type Draft,
@@ -17,7 +16,7 @@ import { formatCountdown } from "./time.ts";
 
 interface PanelProps {
   strings: PanelStrings;
-  question: PanelQuestion;
+  question: PublicQuestion;
   draft: Draft;
   serverNow: number;
   /** Pending prompts after this one. */

@@ -1,4 +1,4 @@
-import type { PanelQuestion } from "./api.ts";
+import type { PublicQuestion } from "@ask-user/core";
 import type { PanelStrings } from "./i18n.ts";
 import { formatClock, formatCountdown } from "./time.ts";
 
@@ -12,7 +12,7 @@ export function surfaceName(strings: PanelStrings, surface: string): string {
  * 14:05`, `⏭ Skipped — operator via web panel at 14:06`, `⌛ Expired at 14:20`, or, while it is open,
  * `Waiting for an answer · 12:34 left`. A pending question whose deadline passed reads as expired.
  */
-export function statusLine(strings: PanelStrings, question: PanelQuestion, serverNow: number): string {
+export function statusLine(strings: PanelStrings, question: PublicQuestion, serverNow: number): string {
   const { core, web, locale } = strings;
   const at = (epochMs: number | undefined) =>
     web.at(formatClock((epochMs ?? serverNow) - (serverNow - Date.now()), locale, Date.now()));
