@@ -51,9 +51,9 @@ export async function create(context: ChannelPluginContext<SlackConfig>): Promis
     app.use(acknowledgeTheRest());
     started = app.start().then(() => undefined); // Socket Mode connects; the HTTP receiver opens nothing
     await started;
-    receiving = stopped === undefined;
-    const instance = { channel: "slack", instance: context.instanceId };
-    logger.info?.(instance, `${describe} ready`);
+    if (stopped) return; // stopped while connecting: stop() closes what start opened
+    receiving = true;
+    logger.info?.({ channel: "slack", instance: context.instanceId }, `${describe} ready`);
   };
 
   const stop = () => {

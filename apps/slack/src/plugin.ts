@@ -23,9 +23,7 @@ export const channelPlugin: ChannelPlugin<SlackConfig> = {
   name: "slack",
   title: "Slack",
   variables: SLACK_VARIABLES,
-  enabled(env) {
-    return requiredVariablesSet(this, env);
-  },
+  enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readSlackConfig,
   parseConversation,
   async create(context) {

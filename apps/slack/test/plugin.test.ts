@@ -85,6 +85,8 @@ describe("channelPlugin", () => {
     for (const variable of channelPlugin.variables) expect(variable.description).not.toBe("");
     expect(channelPlugin.enabled({ SLACK_BOT_TOKEN: "xoxb-1" })).toBe(true);
     expect(channelPlugin.enabled({ SLACK_BOT_TOKEN: "  ", SLACK_APP_TOKEN: "xapp-1" })).toBe(false);
+    const { enabled } = channelPlugin; // a host may hold the function alone
+    expect(enabled({ SLACK_BOT_TOKEN: "xoxb-1" })).toBe(true);
   });
 
   it("lists every problem with the variables at once", () => {

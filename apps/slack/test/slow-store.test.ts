@@ -102,3 +102,24 @@ describe.each(MODES)("a slow store over %s", (mode) => {
     SLOW,
   );
 });
+
+describe("a slow store and Other…", () => {
+  it(
+    "a tap on Other… while writes wait longer than the trigger lasts asks for a text reply, which answers",
+    async () => {
+      const slow = slowStore();
+      const w = await world("socket", { store: slow.store, coordination: slow.store });
+      const { ts, result } = await ask(w, DEPLOY);
+      slow.set(true);
+      const tap = await w.alice.press(CHANNEL, ts, "Other…");
+      expect(tap.ms).toBeLessThan(3000);
+      slow.set(false);
+      const hint = await w.slack.waitUntil(() => w.alice.ephemerals()[0], 10_000);
+      expect(hint.text).toBe("Type your answer as a reply.");
+      expect(w.slack.views()).toEqual([]);
+      await w.alice.say(CHANNEL, "Canary first", { threadTs: ts });
+      expect(await result).toEqual({ status: "answered", answers: { answers: { env: ["Canary first"] } } });
+    },
+    SLOW,
+  );
+});
