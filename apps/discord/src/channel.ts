@@ -19,7 +19,7 @@ import {
   Partials,
 } from "discord.js";
 import { formatConversation, parseConversation } from "./conversation.ts";
-import { isSettledEdit } from "./errors.ts";
+import { isSettledEditError } from "./errors.ts";
 import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEFER_AFTER_MS } from "./limits.ts";
 import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
@@ -173,7 +173,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
           allowed_mentions: NO_MENTIONS,
         });
       } catch (error) {
-        if (!isSettledEdit(error)) throw error;
+        if (!isSettledEditError(error)) throw error;
       }
     },
     async notify({ conversation, text, userId, private: only, replyTo }) {

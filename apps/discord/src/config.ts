@@ -1,5 +1,24 @@
 /** The environment → the Discord channel's configuration, every problem at once. Pure, no SDK. */
-import { type ChannelEnv, InvalidChannelConfigError, readVariable } from "@ask-user/core";
+import {
+  type ChannelEnv,
+  type ChannelVariable,
+  InvalidChannelConfigError,
+  readVariable,
+} from "@ask-user/core";
+
+/** Every environment variable the Discord channel reads, for banners, `--help` and README tables. */
+export const DISCORD_VARIABLES: readonly ChannelVariable[] = [
+  {
+    name: "DISCORD_BOT_TOKEN",
+    description: "Bot token (Developer Portal → your app → Bot → Reset Token)",
+    required: true,
+    secret: true,
+  },
+  {
+    name: "DISCORD_API_URL",
+    description: "REST base without the version (default https://discord.com/api; tests, proxies)",
+  },
+];
 
 /** What the Discord channel reads from the environment. */
 export interface DiscordConfig {

@@ -93,7 +93,7 @@ export function toChannelError(error: unknown, method: string): ChannelError {
  * True when an edit failed because there is nothing left to edit (the message or its channel was
  * deleted): the summary has nowhere to go, which is not an error.
  */
-export function isSettledEdit(error: unknown): boolean {
+export function isSettledEditError(error: unknown): boolean {
   const failure = toChannelError(error, "edit");
   return failure.failure === "refused" && failure.status !== undefined && GONE.has(failure.status);
 }

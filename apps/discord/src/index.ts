@@ -9,9 +9,9 @@
  * discord.attach(askUser);
  */
 export { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions } from "./channel.ts";
-export { type DiscordConfig, readDiscordConfig } from "./config.ts";
+export { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 export { type DiscordConversation, formatConversation, parseConversation } from "./conversation.ts";
-export { isSettledEdit, toChannelError } from "./errors.ts";
+export { isSettledEditError, toChannelError } from "./errors.ts";
 export * as discordLimits from "./limits.ts";
 export { mentionOf, nameOf, renderNotice, renderSummaryNotice } from "./notice.ts";
 export { channelPlugin } from "./plugin.ts";

@@ -3,7 +3,7 @@
  * reader and its conversation ids, with no discord.js import — `create` loads the SDK-bound half.
  */
 import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
-import { type DiscordConfig, readDiscordConfig } from "./config.ts";
+import { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
 /**
@@ -24,18 +24,7 @@ import { parseConversation } from "./conversation.ts";
 export const channelPlugin: ChannelPlugin<DiscordConfig> = {
   name: "discord",
   title: "Discord",
-  variables: [
-    {
-      name: "DISCORD_BOT_TOKEN",
-      description: "Bot token (Developer Portal → your app → Bot → Reset Token)",
-      required: true,
-      secret: true,
-    },
-    {
-      name: "DISCORD_API_URL",
-      description: "REST base without the version (default https://discord.com/api; tests, proxies)",
-    },
-  ],
+  variables: DISCORD_VARIABLES,
   enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readDiscordConfig,
   parseConversation,

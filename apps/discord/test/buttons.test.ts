@@ -1,6 +1,5 @@
 import { decodeAction } from "@ask-user/core";
 import { buttonsOf } from "@ask-user/testkit/discord";
-import { Events, type Interaction, type Message } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ALICE,
@@ -14,7 +13,6 @@ import {
   promptIn,
   setup,
   type World,
-  waitFor,
 } from "./harness.ts";
 
 let world: World;
@@ -250,109 +248,5 @@ describe("a single-select question in a guild channel", () => {
     expect(prompt.content).toContain("end");
     expect(prompt.content).toMatch(/• \*\*A\*\* — x+…/);
     expect(prompt.content).toMatch(/<t:\d+:R>\)\.$/);
-  });
-
-  it("defers a tap when the store is slow, then edits the message", async () => {
-    const { createMemoryStore } = await import("@ask-user/core");
-    const inner = createMemoryStore();
-    let slow = false;
-    const store = {
-      ...inner,
-      async compareAndSet(version: number, next: Parameters<typeof inner.compareAndSet>[1]) {
-        if (slow) await new Promise((resolve) => setTimeout(resolve, 300));
-        return inner.compareAndSet(version, next);
-      },
-    };
-    const { broker, channelId } = await setup(world, { store, channel: { deferAfterMs: 50 } });
-    const record = await broker.create(DEPLOY, {
-      target: { channel: "discord", conversation: channelId },
-      creator: creator(ALICE),
-    });
-    const asked = broker.wait(record.id);
-    const prompt = await promptIn(world, channelId);
-    slow = true;
-
-    const tap = world.discord.user(ALICE).click(channelId, prompt.id, "Production");
-
-    expect((await world.discord.waitForResponse(tap)).type).toBe(6);
-    expect(await asked).toMatchObject({ status: "answered" });
-    await world.discord.waitFor((c) => c.route === "editOriginalInteractionResponse");
-    expect(world.discord.message(channelId, prompt.id)).toMatchObject({
-      content: `✅ Deploy: Production — ${mention(ALICE)}`,
-      components: [],
-    });
-    await broker.idle();
-    expect(
-      world.discord.calls.filter((c) => c.route === "editMessage" && c.path.includes(prompt.id)),
-    ).toEqual([]);
-  });
-});
-
-describe("mounted on the host's client", () => {
-  it("never answers a button that is not ask-user's, even when no listener of the host does", async () => {
-    const { channelId } = await setup(world, { channel: { deferAfterMs: 20 } });
-    const channel = world.client.channels.cache.get(channelId);
-    if (!channel?.isSendable()) throw new Error("no channel");
-    const own = await channel.send({
-      content: "Host menu",
-      components: [{ type: 1, components: [{ type: 2, style: 1, label: "Later", custom_id: "host:later" }] }],
-    });
-
-    const tap = world.discord.user(ALICE).click(channelId, own.id, "Later");
-
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(world.discord.interaction(tap.id)?.response).toBeUndefined();
-  });
-
-  it("leaves the host's own buttons and messages to the host's listeners", async () => {
-    const unhandled: string[] = [];
-    const { broker, channelId } = await setup(world, {
-      channel: {
-        onUnhandledMessage: (message) => {
-          if (!message.author.bot) unhandled.push(message.content);
-        },
-      },
-    });
-    const seen: string[] = [];
-    const onInteraction = async (interaction: Interaction) => {
-      if (!interaction.isButton() || interaction.customId !== "host:ping") return;
-      seen.push(`button ${interaction.customId}`);
-      await interaction.reply({ content: "pong" });
-    };
-    const onMessage = (message: Message) => {
-      if (!message.author.bot) seen.push(`message ${message.content}`);
-    };
-    world.client.on(Events.InteractionCreate, onInteraction);
-    world.client.on(Events.MessageCreate, onMessage);
-    try {
-      const channel = world.client.channels.cache.get(channelId);
-      if (!channel?.isSendable()) throw new Error("no channel");
-      const own = await channel.send({
-        content: "Host menu",
-        components: [{ type: 1, components: [{ type: 2, style: 1, label: "Ping", custom_id: "host:ping" }] }],
-      });
-      const alice = world.discord.user(ALICE);
-      const hostTap = alice.click(channelId, own.id, "Ping");
-      alice.send(channelId, "hello host");
-      expect((await world.discord.waitForResponse(hostTap)).data?.content).toBe("pong");
-      await waitFor(() => unhandled.length === 1);
-
-      const asked = broker.ask(DEPLOY, {
-        target: { channel: "discord", conversation: channelId },
-        creator: creator(ALICE),
-      });
-      await world.discord.waitUntil(() =>
-        world.discord.messages(channelId).find((m) => m.content.startsWith("**Deploy**")),
-      );
-      alice.send(channelId, "3");
-
-      expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["Nowhere"] } } });
-      await waitFor(() => seen.length === 3);
-      expect(seen).toEqual(["button host:ping", "message hello host", "message 3"]);
-      expect(unhandled).toEqual(["hello host"]);
-    } finally {
-      world.client.off(Events.InteractionCreate, onInteraction);
-      world.client.off(Events.MessageCreate, onMessage);
-    }
   });
 });

@@ -1,0 +1,171 @@
+/**
+ * Taps on a slow store (issue #14: SQLite may wait up to 30 s for a write lock another process holds).
+ * Discord drops an interaction with no first response within 3 s — the fake enforces it — so the channel
+ * acknowledges the tap neutrally after 2 s and shows the outcome once the broker has it.
+ */
+import { createMemoryStore, type QuestionStore } from "@ask-user/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ALICE,
+  BOB,
+  closeWorld,
+  createWorld,
+  DEPLOY,
+  mention,
+  promptIn,
+  setup,
+  type World,
+} from "./harness.ts";
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(() => closeWorld(world));
+
+const creator = { channel: "discord", userId: ALICE.id };
+
+/**
+ * A memory store whose writes — record updates and dedupe keys — take `delayMs` once slowed down.
+ * Reads stay fast, so a test can see that nothing was recorded yet.
+ */
+function slowStore(delayMs: number): { store: QuestionStore; slowDown(): void } {
+  const inner = createMemoryStore();
+  let slow = false;
+  const later = () => (slow ? new Promise((resolve) => setTimeout(resolve, delayMs)) : undefined);
+  const store: QuestionStore = {
+    ...inner,
+    async compareAndSet(version, next) {
+      await later();
+      return inner.compareAndSet(version, next);
+    },
+    async firstSeen(key, ttlMs) {
+      await later();
+      return inner.firstSeen(key, ttlMs);
+    },
+  };
+  return {
+    store,
+    slowDown: () => {
+      slow = true;
+    },
+  };
+}
+
+/** Discord dropped a first response that came too late (10062 "Unknown interaction"). */
+const tooLate = () => world.discord.calls.filter((c) => c.error?.code === 10062);
+
+describe("a store that takes 4 s per write", () => {
+  it("acknowledges a tap within 3 s, records the answer after, then shows it in the message", async () => {
+    const { store, slowDown } = slowStore(4_000);
+    const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
+    const record = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator,
+    });
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+
+    const tap = world.discord.user(ALICE).click(channelId, prompt.id, "Production");
+
+    const response = await world.discord.waitForResponse(tap, 3_000);
+    expect(response.type).toBe(6);
+    expect(response.elapsed_ms).toBeLessThan(3_000);
+    expect((await store.get(record.id))?.status).toBe("pending");
+    expect(await broker.wait(record.id)).toMatchObject({
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    await world.discord.waitUntil(
+      () =>
+        world.discord.message(channelId, prompt.id)?.content === `✅ Deploy: Production — ${mention(ALICE)}`,
+      10_000,
+    );
+    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+    expect(tooLate()).toEqual([]);
+  }, 20_000);
+
+  it("acknowledges another member's tap within 3 s, then tells them privately that it is not theirs", async () => {
+    const { store, slowDown } = slowStore(4_000);
+    const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
+    const record = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator,
+    });
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+
+    const tap = world.discord.user(BOB).click(channelId, prompt.id, "Production");
+
+    const response = await world.discord.waitForResponse(tap, 3_000);
+    expect(response.type).toBe(6);
+    const refusal = `This question is for ${mention(ALICE)}.`;
+    await world.discord.waitUntil(
+      () => world.discord.ephemerals(BOB.id).some((m) => m.content === refusal),
+      10_000,
+    );
+    expect(world.discord.interaction(tap.id)?.followups.map((m) => [m.content, m.flags])).toEqual([
+      [refusal, 64],
+    ]);
+    expect(world.discord.message(channelId, prompt.id)).toMatchObject({
+      content: prompt.content,
+      components: prompt.components,
+    });
+    expect((await store.get(record.id))?.status).toBe("pending");
+    expect(tooLate()).toEqual([]);
+  }, 20_000);
+
+  it("opens the Other… modal within 3 s and records the submitted text after", async () => {
+    const { store, slowDown } = slowStore(4_000);
+    const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
+    const record = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator,
+    });
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+    const alice = world.discord.user(ALICE);
+
+    const tap = alice.click(channelId, prompt.id, "Other…");
+    expect((await world.discord.waitForResponse(tap, 3_000)).type).toBe(9);
+    const submit = alice.submitModal(tap, "Canary");
+    expect((await world.discord.waitForResponse(submit, 3_000)).type).toBe(6);
+
+    expect(await broker.wait(record.id)).toMatchObject({
+      answers: { answers: { deploy_target: ["Canary"] } },
+    });
+    await world.discord.waitUntil(
+      () => world.discord.message(channelId, prompt.id)?.content === `✅ Deploy: Canary — ${mention(ALICE)}`,
+      10_000,
+    );
+    expect(tooLate()).toEqual([]);
+  }, 30_000);
+
+  it("does not edit a message twice: a deferred tap's edit is the summary, finalize skips it", async () => {
+    const { store, slowDown } = slowStore(300);
+    const { broker, channelId } = await setup(world, { store, channel: { deferAfterMs: 50 } });
+    const record = await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator,
+    });
+    const asked = broker.wait(record.id);
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+
+    const tap = world.discord.user(ALICE).click(channelId, prompt.id, "Production");
+
+    expect((await world.discord.waitForResponse(tap)).type).toBe(6);
+    expect(await asked).toMatchObject({ status: "answered" });
+    const summary = `✅ Deploy: Production — ${mention(ALICE)}`;
+    await world.discord.waitUntil(() => world.discord.message(channelId, prompt.id)?.content === summary);
+    expect(world.discord.message(channelId, prompt.id)?.components).toEqual([]);
+    expect(
+      world.discord.calls.filter(
+        (c) => c.route === "editOriginalInteractionResponse" && c.path.includes(tap.token),
+      ),
+    ).toHaveLength(1);
+    await broker.idle();
+    expect(
+      world.discord.calls.filter((c) => c.route === "editMessage" && c.path.includes(prompt.id)),
+    ).toEqual([]);
+  });
+});
