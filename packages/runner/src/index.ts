@@ -1,18 +1,13 @@
 /**
- * @ask-user/runner — the standalone runner shared by the channel apps (`apps/<platform>/src/main.ts`):
- * one question through one platform alone, the result JSON on stdout, the outcome as the exit code.
+ * @ask-user/runner — a channel plugin alone: one question through one platform, the result JSON on
+ * stdout, the outcome as the exit code. The `ask-user-channel` command runs the Telegram, Discord and
+ * Slack plugins; `runStandalone` runs any `ChannelPlugin`.
  *
  * @example
- * process.exitCode = await runStandalone({ argv, env, platform: "telegram", usage, validTarget, start });
+ * import { channelPlugin } from "@ask-user/telegram/plugin";
+ * process.exitCode = await runStandalone({ plugin: channelPlugin, argv: process.argv.slice(2), env: process.env });
  */
-export {
-  EXIT,
-  isMain,
-  processIo,
-  runStandalone,
-  type StandaloneIo,
-  type StandaloneMain,
-  type StandaloneOptions,
-  type StartContext,
-  type StartedChannel,
-} from "./runner.ts";
+export { main, STANDALONE_CHANNELS } from "./cli.ts";
+export { processIo, runStandalone, type StandaloneIo, type StandaloneOptions } from "./runner.ts";
+export { serveWebhook, type WebhookServer } from "./serve.ts";
+export { EXIT, usageText } from "./usage.ts";

@@ -1,24 +1,26 @@
 /**
- * The standalone runner shared by the channel apps: `tsx src/main.ts --target <conversation>
- * [--creator <user id>] <file|->` asks one question through one platform alone and prints the result.
+ * The standalone runner: one question through one channel plugin alone, the result JSON on stdout, the
+ * outcome as the exit code. `ask-user-channel telegram --target <conversation> FILE|-`.
  */
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import {
   type AskUserBroker,
-  type AskUserLogger,
-  type Channel,
-  type Coordination,
+  type ChannelEnv,
+  type ChannelInstance,
+  type ChannelLogger,
+  type ChannelPlugin,
   createAskUser,
+  describeError,
   InvalidAskUserInputError,
+  InvalidChannelConfigError,
   normalizeAskUserInput,
   type Prompt,
+  type QuestionStore,
 } from "@ask-user/core";
-
-/** The exit codes: 0 answered (and `--help`) · 1 failure · 2 bad usage or input · 3 no answer · 130 Ctrl-C. */
-export const EXIT = { answered: 0, failed: 1, usage: 2, noAnswer: 3, interrupted: 130 } as const;
+import { parseCommandLine } from "./args.ts";
+import { serveWebhook, type WebhookServer } from "./serve.ts";
+import { EXIT, usageText } from "./usage.ts";
 
 /** Where the runner reads and writes; tests pass their own. */
 export interface StandaloneIo {
@@ -30,51 +32,16 @@ export interface StandaloneIo {
   onInterrupt?: (handler: () => void) => () => void;
 }
 
-/** What `start` gets: the environment, the broker (ready once `start` has returned) and the logger. */
-export interface StartContext {
-  env: Record<string, string | undefined>;
-  broker: () => AskUserBroker;
-  logger: AskUserLogger;
-  /** The store's dedupe keys and leases (SPEC §9), shared by every process on the same database. */
-  coordination: Coordination;
-  /** This process's name in leases. */
-  instanceId: string;
-}
-
-/** A started channel, as `runTelegram` / `runDiscord` / `runSlack` return it. */
-export interface StartedChannel {
-  channel: Channel;
-  /** One banner line without secrets, e.g. `telegram (@my_bot, long polling)`. */
-  describe: string;
-  stop(): Promise<void>;
-}
-
-/** Options of {@link runStandalone}: the command line, and what differs per platform. */
+/** Options of {@link runStandalone}. */
 export interface StandaloneOptions {
+  /** The channel: `channelPlugin` of `@ask-user/telegram/plugin`, or any other. */
+  plugin: ChannelPlugin;
+  /** The command line after the channel's name: `--target … [--creator …] FILE|-`. */
   argv: string[];
-  env: Record<string, string | undefined>;
+  env: ChannelEnv;
   /** Default: the process's streams, Ctrl-C via SIGINT ({@link processIo}). */
   io?: StandaloneIo;
-  /** `telegram`: names the default database `.ask-user/telegram.db` and prefixes log and error lines. */
-  platform: string;
-  /** Printed for `--help` (stdout) and under every usage error (stderr). */
-  usage: string;
-  /** Whether `--target` names a conversation of this platform; may throw an `Error` saying why not. */
-  validTarget(conversation: string): boolean;
-  /** Checks the environment before anything starts; throws an `Error` saying what is missing (exit 1). */
-  readEnv?(env: Record<string, string | undefined>): unknown;
-  /** Starts the channel. */
-  start(context: StartContext): Promise<StartedChannel>;
-  /** The line on stderr once the question is out. Default: `<describe>: waiting for an answer in <target>…`. */
-  waitingLine?(describe: string, target: string): string;
 }
-
-/** The signature of an app's `main`: the command line and environment in, the exit code out. */
-export type StandaloneMain<Io extends StandaloneIo = StandaloneIo> = (
-  argv: string[],
-  env: Record<string, string | undefined>,
-  io?: Io,
-) => Promise<number>;
 
 /** The process's streams; Ctrl-C cancels the question once, a second Ctrl-C ends the process. */
 export function processIo(): StandaloneIo {
@@ -89,16 +56,6 @@ export function processIo(): StandaloneIo {
   };
 }
 
-/** True when the module at `moduleUrl` (pass `import.meta.url`) is the script node was started with. */
-export function isMain(moduleUrl: string): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && moduleUrl === pathToFileURL(entry).href;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function readInput(file: string, io: StandaloneIo): Promise<unknown> {
   if (file !== "-") return JSON.parse(await readFile(file, "utf8")) as unknown;
   const chunks: Buffer[] = [];
@@ -106,151 +63,165 @@ async function readInput(file: string, io: StandaloneIo): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
 }
 
-function stderrLogger(io: StandaloneIo, platform: string): AskUserLogger {
+/** Warnings and errors as one stderr line each: `[ask-user telegram] warn message {details}`. */
+function stderrLogger(io: StandaloneIo, name: string): ChannelLogger {
+  const json = (details: Record<string, unknown>) =>
+    JSON.stringify(details, (_key, value: unknown) =>
+      value instanceof Error ? describeError(value) : value,
+    );
   const line = (level: string) => (details: Record<string, unknown>, message: string) =>
-    io.stderr.write(`[ask-user ${platform}] ${level} ${message} ${JSON.stringify(details)}\n`);
+    io.stderr.write(`[ask-user ${name}] ${level} ${message} ${json(details)}\n`);
   return { warn: line("warn"), error: line("error") };
 }
 
-type Parsed =
-  | { help: true }
-  | { help: false; target: string; creator: string | undefined; file: string }
-  | { error: string };
-
-function parseCommandLine(options: StandaloneOptions): Parsed {
-  let values: { target?: string | undefined; creator?: string | undefined; help?: boolean | undefined };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: options.argv,
-      allowPositionals: true,
-      options: {
-        target: { type: "string" },
-        creator: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    return { error: messageOf(error) };
-  }
-  if (values.help) return { help: true };
-  const { target, creator } = values;
-  const file = positionals[0];
-  if (!target) return { error: "--target is required." };
-  if (file === undefined || positionals.length !== 1) return { error: 'Give one FILE, or "-" for stdin.' };
-  try {
-    if (!options.validTarget(target))
-      return { error: `--target ${target} is not a ${options.platform} conversation.` };
-  } catch (error) {
-    return { error: messageOf(error) };
-  }
-  return { help: false, target, creator: creator || undefined, file };
-}
-
 /** Quietly runs one clean-up step: a failure is logged, never thrown over the result. */
-async function settle(logger: AskUserLogger, what: string, step: () => Promise<unknown>): Promise<void> {
+async function settle(logger: ChannelLogger, what: string, step: () => Promise<unknown>): Promise<void> {
   try {
     await step();
   } catch (error) {
-    logger.warn({ err: messageOf(error) }, `could not ${what}`);
+    logger.warn({ err: describeError(error) }, `could not ${what}`);
   }
 }
 
+/** What the runner opened, closed in reverse once the question has its result. */
+interface Opened {
+  store?: QuestionStore;
+  instance?: ChannelInstance;
+  server?: WebhookServer;
+  broker?: AskUserBroker;
+}
+
 /**
- * Runs the standalone runner and resolves with its exit code (it never rejects): parses `--target`,
- * `--creator`, `-h/--help` and one FILE (`-` reads stdin), reads and normalises the ask_user input, opens
- * the SQLite store at `ASK_USER_DB` (default `.ask-user/<platform>.db`), starts the channel, asks, prints
- * the result JSON on stdout. Ctrl-C cancels the question. `ASK_USER_LOCALE` sets the default locale.
+ * Runs the standalone runner for `plugin` and resolves with its exit code (it never rejects): reads the
+ * command line (`--help` prints the usage generated from `plugin.variables`), checks `--target` with
+ * `plugin.parseConversation`, reads FILE (`-`: stdin), reads the channel's config (every problem, exit 1),
+ * normalises the input, opens the SQLite store at `ASK_USER_DB` (default `.ask-user/<name>.db`),
+ * creates the channel, serves its `handleWebhook` on its `listen` address when it has one, initialises
+ * it with the broker, asks, and prints the result JSON. Ctrl-C cancels the question (exit 130).
  *
  * @example
- * process.exitCode = await runStandalone({
- *   argv: process.argv.slice(2), env: process.env, platform: "telegram", usage: USAGE,
- *   validTarget: (conversation) => parseConversation(conversation) !== undefined,
- *   readEnv: readTelegramEnv, start: runTelegram,
- * });
+ * import { channelPlugin } from "@ask-user/telegram/plugin";
+ * process.exitCode = await runStandalone({ plugin: channelPlugin, argv: process.argv.slice(2), env: process.env });
  */
 export async function runStandalone(options: StandaloneOptions): Promise<number> {
-  const { env, platform, usage } = options;
+  const { plugin, env } = options;
   const io = options.io ?? processIo();
+  const usage = usageText(plugin);
   const fail = (code: number, text: string): number => {
     io.stderr.write(`${text}\n`);
     return code;
   };
 
-  const args = parseCommandLine(options);
+  const args = parseCommandLine(options.argv, plugin);
   if ("error" in args) return fail(EXIT.usage, `${args.error}\n\n${usage}`);
   if (args.help) {
     io.stdout.write(`${usage}\n`);
     return EXIT.answered;
   }
-  const { target, creator, file } = args;
-  const source = file === "-" ? "stdin" : file;
+  const source = args.file === "-" ? "stdin" : args.file;
   let raw: unknown;
   try {
-    raw = await readInput(file, io);
+    raw = await readInput(args.file, io);
   } catch (error) {
-    return fail(EXIT.usage, `Cannot read ${source}: ${messageOf(error)}`);
+    return fail(
+      EXIT.usage,
+      `Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
+  let config: unknown;
   try {
-    options.readEnv?.(env); // before anything starts: a missing token is reported first
+    config = plugin.readConfig(env); // before anything starts: a missing token is reported first
   } catch (error) {
-    return fail(EXIT.failed, `ask-user ${platform}: ${messageOf(error)}`);
+    if (!(error instanceof InvalidChannelConfigError))
+      return fail(EXIT.failed, `ask-user ${plugin.name}: ${describeError(error)}`);
+    const problems = error.problems.map((problem) => `- ${problem}`);
+    return fail(EXIT.failed, `ask-user ${plugin.name}: invalid configuration:\n${problems.join("\n")}`);
   }
   let prompt: Prompt;
   try {
     prompt = normalizeAskUserInput(raw);
   } catch (error) {
-    if (!(error instanceof InvalidAskUserInputError)) return fail(EXIT.failed, messageOf(error));
+    if (!(error instanceof InvalidAskUserInputError)) return fail(EXIT.failed, describeError(error));
     const issues = error.issues.map((issue) => `- ${issue.path || "(input)"}: ${issue.message}`);
     return fail(EXIT.usage, `${source} is not valid ask_user input:\n${issues.join("\n")}`);
   }
 
-  const { createSqliteStore } = await import("@ask-user/sqlite"); // loaded only when it is needed
-  const logger = stderrLogger(io, platform);
+  const logger = stderrLogger(io, plugin.name);
   const controller = new AbortController();
   const removeInterrupt = (io.onInterrupt ?? (() => () => undefined))(() => controller.abort());
-  let store: ReturnType<typeof createSqliteStore> | undefined;
-  let started: StartedChannel | undefined;
-  let broker: AskUserBroker | undefined;
+  const opened: Opened = {};
   try {
-    store = createSqliteStore({ path: env.ASK_USER_DB?.trim() || `.ask-user/${platform}.db`, logger });
-    const instanceId = randomUUID();
-    started = await options.start({
+    const result = await ask(plugin, config, prompt, {
+      ...args,
       env,
+      io,
       logger,
-      coordination: store,
-      instanceId,
-      broker: () => {
-        if (!broker) throw new Error("the broker is not ready yet");
-        return broker;
-      },
-    });
-    const locale = env.ASK_USER_LOCALE?.trim();
-    broker = createAskUser({
-      store,
-      channels: [started.channel],
-      logger,
-      instanceId,
-      ...(locale ? { locale } : {}),
-    });
-    await broker.ready;
-    const waiting = options.waitingLine ?? ((describe, to) => `${describe}: waiting for an answer in ${to}…`);
-    io.stderr.write(`${waiting(started.describe, target)}\n`);
-    const channel = started.channel.name;
-    const result = await broker.ask(prompt, {
-      target: { channel, conversation: target },
+      opened,
       signal: controller.signal,
-      ...(creator === undefined ? {} : { creator: { channel, userId: creator } }),
     });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return result.status === "answered" ? EXIT.answered : EXIT.noAnswer;
   } catch (error) {
-    return fail(EXIT.failed, `ask-user ${platform}: ${messageOf(error)}`);
+    return fail(
+      EXIT.failed,
+      `ask-user ${plugin.name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     removeInterrupt();
+    const { server, broker, instance, store } = opened;
+    await settle(logger, "close the webhook server", async () => server?.close());
     await settle(logger, "close the broker", async () => broker?.close());
-    await settle(logger, `stop ${platform}`, async () => started?.stop());
+    await settle(logger, `stop ${plugin.name}`, async () => instance?.stop());
     await settle(logger, "close the store", async () => store?.close());
   }
+}
+
+/** Opens the store, creates and serves the channel, initialises it with the broker and asks. */
+async function ask(
+  plugin: ChannelPlugin,
+  config: unknown,
+  prompt: Prompt,
+  run: {
+    target: string;
+    creator: string | undefined;
+    env: ChannelEnv;
+    io: StandaloneIo;
+    logger: ChannelLogger;
+    opened: Opened;
+    signal: AbortSignal;
+  },
+) {
+  const { env, io, logger, opened } = run;
+  const { createSqliteStore } = await import("@ask-user/sqlite"); // loaded only when it is needed
+  const store = createSqliteStore({ path: env.ASK_USER_DB?.trim() || `.ask-user/${plugin.name}.db`, logger });
+  opened.store = store;
+  const instanceId = randomUUID();
+  const instance = await plugin.create({ config, logger, coordination: store, instanceId });
+  opened.instance = instance;
+  const handle = instance.handleWebhook;
+  if (instance.listen && handle) {
+    const server = await serveWebhook((request) => handle.call(instance, request), instance.listen);
+    opened.server = server;
+    const urls = instance.listen.paths.map((path) => `${server.origin}${path}`);
+    io.stderr.write(`${plugin.name}: the webhook is served at ${urls.join(" and ")}\n`);
+  }
+  const locale = env.ASK_USER_LOCALE?.trim();
+  const broker = createAskUser({
+    store,
+    channels: [instance.channel],
+    logger,
+    instanceId,
+    ...(locale ? { locale } : {}),
+  });
+  opened.broker = broker;
+  await instance.initialize(broker);
+  await broker.ready;
+  io.stderr.write(`${instance.describe}: waiting for an answer in ${run.target}…\n`);
+  const channel = instance.channel.name;
+  return broker.ask(prompt, {
+    target: { channel, conversation: run.target },
+    signal: run.signal,
+    ...(run.creator === undefined ? {} : { creator: { channel, userId: run.creator } }),
+  });
 }

@@ -1,286 +1,275 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AskUserBroker, Channel, DeliverRequest, FinalizeRequest } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  type ChannelPlugin,
+  type DeliverRequest,
+  type FinalizeRequest,
+  InvalidChannelConfigError,
+  readVariable,
+  requiredVariablesSet,
+} from "@ask-user/core";
 import { createSqliteStore } from "@ask-user/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
-import { runStandalone, type StandaloneIo, type StandaloneOptions, type StartContext } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DEPLOY, freePort, run, tempDir } from "./helpers.ts";
 
-const QUESTION = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)" }, { label: "Production" }],
-    },
-  ],
-};
-const USAGE = "Usage: test --target ROOM [--creator USER] FILE|-";
 const ROOM = "room-1";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "ask-user-runner-"));
-  dirs.push(dir);
-  return dir;
-}
-
-/** A channel that records what it is given; `reply` answers through the broker once delivered. */
-function testChannel() {
+/**
+ * A channel plugin written the way a channel package writes one: "room" is on when ROOM_TOKEN is set,
+ * records what it delivers, and takes replies from `reply()` or, with ROOM_PORT, on its webhook.
+ */
+function roomPlugin(options: { stopFails?: boolean; createFails?: string } = {}) {
   const deliveries: DeliverRequest[] = [];
   const finalized: FinalizeRequest[] = [];
-  let context: StartContext | undefined;
-  let stops = 0;
-  let delivered: (request: DeliverRequest) => void = () => undefined;
-  const firstDelivery = new Promise<DeliverRequest>((resolve) => {
+  const steps: string[] = [];
+  let broker: AskUserBroker | undefined;
+  let delivered: () => void = () => undefined;
+  const firstDelivery = new Promise<void>((resolve) => {
     delivered = resolve;
   });
-  const channel: Channel = {
-    name: "test",
-    capabilities: { buttons: false, edit: true, privateNotices: false },
-    isDirect: () => true, // the test room is a one-to-one chat
-    async deliver(request) {
-      deliveries.push(request);
-      delivered(request);
-      return { messageId: `m${deliveries.length}` };
+  const plugin: ChannelPlugin<{ token: string; port: number | undefined }> = {
+    name: "room",
+    title: "Room",
+    variables: [
+      { name: "ROOM_TOKEN", description: "The room's token", required: true, secret: true },
+      { name: "ROOM_PORT", description: "Where its webhook is served (default: none)" },
+    ],
+    enabled: (env) => requiredVariablesSet(plugin, env),
+    readConfig(env) {
+      const token = readVariable(env, "ROOM_TOKEN");
+      const port = readVariable(env, "ROOM_PORT");
+      const problems: string[] = [];
+      if (!token) problems.push("ROOM_TOKEN is required.");
+      if (port !== undefined && !/^\d+$/.test(port)) problems.push("ROOM_PORT must be a port number.");
+      if (problems.length > 0) throw new InvalidChannelConfigError("room", problems);
+      return { token: token ?? "", port: port === undefined ? undefined : Number(port) };
     },
-    async finalize(request) {
-      finalized.push(request);
-    },
-    async notify() {
-      return undefined;
-    },
-  };
-  return {
-    deliveries,
-    finalized,
-    firstDelivery,
-    stops: () => stops,
-    async start(started: StartContext) {
-      context = started;
+    parseConversation: (conversation) => (conversation.startsWith("room-") ? conversation : undefined),
+    async create({ config }) {
+      steps.push("create");
+      if (options.createFails) throw new Error(options.createFails);
       return {
-        channel,
-        describe: "test (fake)",
-        stop: async () => {
-          stops++;
+        channel: {
+          name: "room",
+          capabilities: { buttons: false, edit: true, privateNotices: false },
+          isDirect: () => true,
+          async deliver(request) {
+            deliveries.push(request);
+            delivered();
+            return { messageId: `m${deliveries.length}` };
+          },
+          async finalize(request) {
+            finalized.push(request);
+          },
+          notify: async () => undefined,
+        },
+        describe: "room (test)",
+        ...(config.port === undefined
+          ? {}
+          : { listen: { host: "127.0.0.1", port: config.port, paths: ["/channels/room"] } }),
+        async handleWebhook(request) {
+          if (!broker) return new Response(null, { status: 503 });
+          const { userId, text } = (await request.json()) as { userId: string; text: string };
+          const outcome = await broker.handleReply({ channel: "room", conversation: ROOM, userId, text });
+          return Response.json({ outcome: outcome.kind });
+        },
+        async initialize(ready) {
+          steps.push("initialize");
+          broker = ready;
+        },
+        async stop() {
+          steps.push("stop");
+          if (options.stopFails) throw new Error("socket already closed");
         },
       };
     },
-    broker(): AskUserBroker {
-      if (!context) throw new Error("not started");
-      return context.broker();
-    },
+  };
+  return {
+    plugin: plugin as ChannelPlugin,
+    deliveries,
+    finalized,
+    steps,
+    firstDelivery,
     async reply(text: string, userId = "u1") {
       await firstDelivery;
-      return this.broker().handleReply({ channel: "test", conversation: ROOM, userId, text, replyTo: "m1" });
+      if (!broker) throw new Error("not initialised");
+      return broker.handleReply({ channel: "room", conversation: ROOM, userId, text, replyTo: "m1" });
     },
   };
 }
 
-function streams(stdin = "", onInterrupt?: StandaloneIo["onInterrupt"]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: StandaloneIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    stdin: (async function* () {
-      yield Buffer.from(stdin);
-    })(),
-    ...(onInterrupt ? { onInterrupt } : {}),
-  };
-  return { io, out: () => out.join(""), err: () => err.join("") };
-}
+const ENV = { ROOM_TOKEN: "t0k3n" };
 
-async function setup(
-  argv: string[],
-  stdin = JSON.stringify(QUESTION),
-  extra: Partial<StandaloneOptions> = {},
-) {
-  const dir = await tempDir();
-  const db = join(dir, "test.db");
-  const channel = testChannel();
-  let interrupt: () => void = () => undefined;
-  let interruptRemoved = false;
-  const { io, out, err } = streams(stdin, (handler) => {
-    interrupt = handler;
-    return () => {
-      interruptRemoved = true;
-    };
-  });
-  const exit = runStandalone({
-    argv,
-    env: { ASK_USER_DB: db },
-    io,
-    platform: "test",
-    usage: USAGE,
-    validTarget: (conversation) => conversation.startsWith("room-"),
-    start: (context) => channel.start(context),
-    ...extra,
-  });
-  return {
-    dir,
-    db,
-    channel,
-    exit,
-    out,
-    err,
-    interrupt: () => interrupt(),
-    interruptRemoved: () => interruptRemoved,
-  };
+async function statuses(db: string): Promise<string[]> {
+  const store = createSqliteStore({ path: db });
+  try {
+    return (await store.list()).map((record) => record.status);
+  } finally {
+    await store.close();
+  }
 }
 
 describe("runStandalone", () => {
   it("asks the question in the file, prints the answer and exits 0", async () => {
-    const dir = await tempDir();
-    const file = join(dir, "question.json");
-    await writeFile(file, JSON.stringify(QUESTION));
-    const run = await setup(["--target", ROOM, "--creator", "u1", file], "");
-    const delivery = await run.channel.firstDelivery;
-    expect(delivery.record.target).toEqual({ channel: "test", conversation: ROOM });
-    expect(delivery.record.creator).toEqual({ channel: "test", userId: "u1" });
-    expect((await run.channel.reply("Production", "u2")).kind).toBe("ignored"); // not the creator
-    expect((await run.channel.reply("Production")).kind).toBe("answered");
+    const file = join(await tempDir(), "question.json");
+    await writeFile(file, JSON.stringify(DEPLOY));
+    const room = roomPlugin();
+    const runner = await run(room.plugin, ["--target", ROOM, "--creator", "u1", file], ENV, "");
+    await room.firstDelivery;
+    expect(room.deliveries[0]?.record.target).toEqual({ channel: "room", conversation: ROOM });
+    expect(room.deliveries[0]?.record.creator).toEqual({ channel: "room", userId: "u1" });
+    expect((await room.reply("Production", "u2")).kind).toBe("ignored"); // not the creator
+    expect((await room.reply("Production")).kind).toBe("answered");
 
-    expect(await run.exit).toBe(0);
-    expect(JSON.parse(run.out())).toEqual({
+    expect(await runner.exit).toBe(0);
+    expect(JSON.parse(runner.out())).toEqual({
       status: "answered",
       answers: { answers: { deploy_target: ["Production"] } },
     });
-    expect(run.err()).toBe(`test (fake): waiting for an answer in ${ROOM}…\n`);
-    expect(run.channel.stops()).toBe(1);
-    expect(run.interruptRemoved()).toBe(true);
-    const store = createSqliteStore({ path: run.db });
-    try {
-      expect((await store.list()).map((record) => record.status)).toEqual(["answered"]);
-    } finally {
-      await store.close();
-    }
+    expect(runner.err()).toBe(`room (test): waiting for an answer in ${ROOM}…\n`);
+    expect(room.steps).toEqual(["create", "initialize", "stop"]);
+    expect(runner.interruptRemoved()).toBe(true);
+    expect(await statuses(runner.db)).toEqual(["answered"]);
   });
 
-  it("prints the usage for --help and -h on stdout and exits 0", async () => {
+  it("prints the usage, generated from the plugin's variables, for --help and -h and exits 0", async () => {
     for (const flag of ["--help", "-h"]) {
-      const run = await setup([flag]);
-      expect(await run.exit).toBe(0);
-      expect(run.out()).toBe(`${USAGE}\n`);
-      expect(run.err()).toBe("");
+      const runner = await run(roomPlugin().plugin, [flag], {});
+      expect(await runner.exit).toBe(0);
+      expect(runner.out()).toBe(
+        [
+          "Usage: ask-user-channel room --target CONVERSATION [--creator USER_ID] FILE|-",
+          "",
+          'Asks the questions in FILE (ask_user tool input as JSON; "-" reads stdin) in Room alone and',
+          "prints the result JSON. With --creator, only that user may answer (use it in group chats).",
+          "",
+          "Environment:",
+          "  ROOM_TOKEN       The room's token (required)",
+          "  ROOM_PORT        Where its webhook is served (default: none)",
+          "  ASK_USER_DB      The SQLite file that keeps the question (default .ask-user/room.db)",
+          "  ASK_USER_LOCALE  The language of the prompt: en or de (default en)",
+          "",
+          "Exit codes: 0 answered · 3 no answer · 2 bad input · 1 failure · 130 interrupted.",
+          "",
+        ].join("\n"),
+      );
+      expect(runner.err()).toBe("");
     }
   });
 
-  it("exits 2 with the issue paths for bad input, and with the reason for unreadable input", async () => {
-    const invalid = await setup(
-      ["--target", ROOM, "-"],
-      JSON.stringify({ questions: [{ id: "x", header: "H", question: "Q?", options: [{ label: "A" }] }] }),
-    );
-    expect(await invalid.exit).toBe(2);
-    expect(invalid.err()).toMatch(
-      /^stdin is not valid ask_user input:\n- questions\[0\]\.options: Give 2-4 options/,
-    );
-    expect(invalid.channel.stops()).toBe(0);
-    expect(invalid.channel.deliveries).toEqual([]);
-
-    const notJson = await setup(["--target", ROOM, "-"], "{ not json");
-    expect(await notJson.exit).toBe(2);
-    expect(notJson.err()).toMatch(/^Cannot read stdin: /);
-
-    const missing = await setup(["--target", ROOM, join(invalid.dir, "nope.json")]);
-    expect(await missing.exit).toBe(2);
-    expect(missing.err()).toContain("Cannot read");
-    expect(missing.err()).toContain("nope.json");
-  });
-
-  it("exits 2 with the usage for a missing or invalid target and a bad command line", async () => {
+  it("exits 2 with the usage for a missing or foreign target and a bad command line", async () => {
     const cases: Array<[string[], string]> = [
       [["-"], "--target is required."],
-      [["--target", "lobby", "-"], "--target lobby is not a test conversation."],
+      [["--target", "lobby", "-"], "--target lobby is not a Room conversation."],
       [["--target", ROOM], 'Give one FILE, or "-" for stdin.'],
       [["--target", ROOM, "a.json", "b.json"], 'Give one FILE, or "-" for stdin.'],
       [["--target", ROOM, "--verbose", "-"], "--verbose"],
     ];
     for (const [argv, reason] of cases) {
-      const run = await setup(argv);
-      expect(await run.exit).toBe(2);
-      expect(run.err()).toContain(reason);
-      expect(run.err()).toContain(USAGE);
-      expect(run.out()).toBe("");
+      const room = roomPlugin();
+      const runner = await run(room.plugin, argv, ENV);
+      expect(await runner.exit).toBe(2);
+      expect(runner.err()).toContain(reason);
+      expect(runner.err()).toContain("Usage: ask-user-channel room --target CONVERSATION");
+      expect(runner.out()).toBe("");
+      expect(room.steps).toEqual([]);
     }
-    const thrown = await setup(["--target", "room-x", "-"], undefined, {
-      validTarget: () => {
-        throw new Error("room-x is closed.");
-      },
-    });
-    expect(await thrown.exit).toBe(2);
-    expect(thrown.err()).toBe(`room-x is closed.\n\n${USAGE}\n`);
+  });
+
+  it("exits 2 with the issue paths for bad input, and with the reason for unreadable input", async () => {
+    const room = roomPlugin();
+    const bad = { questions: [{ id: "x", header: "H", question: "Q?", options: [{ label: "A" }] }] };
+    const invalid = await run(room.plugin, ["--target", ROOM, "-"], ENV, JSON.stringify(bad));
+    expect(await invalid.exit).toBe(2);
+    expect(invalid.err()).toMatch(/^stdin is not valid ask_user input:\n- questions\[0\]\.options: /);
+    expect(room.steps).toEqual([]);
+
+    const notJson = await run(room.plugin, ["--target", ROOM, "-"], ENV, "{ not json");
+    expect(await notJson.exit).toBe(2);
+    expect(notJson.err()).toMatch(/^Cannot read stdin: /);
+
+    const missing = await run(room.plugin, ["--target", ROOM, "/nowhere/nope.json"], ENV);
+    expect(await missing.exit).toBe(2);
+    expect(missing.err()).toMatch(/^Cannot read \/nowhere\/nope\.json: .*no such file/);
+  });
+
+  it("exits 1 with every configuration problem before anything starts, and when the channel can't start", async () => {
+    const room = roomPlugin();
+    const unset = await run(room.plugin, ["--target", ROOM, "-"], { ROOM_PORT: "http" }, "{}");
+    expect(await unset.exit).toBe(1); // the configuration is checked before the input is normalised
+    expect(unset.err()).toBe(
+      "ask-user room: invalid configuration:\n- ROOM_TOKEN is required.\n- ROOM_PORT must be a port number.\n",
+    );
+    expect(room.steps).toEqual([]);
+
+    const failing = roomPlugin({ createFails: "401 Unauthorized: check ROOM_TOKEN" });
+    const refused = await run(failing.plugin, ["--target", ROOM, "-"], ENV);
+    expect(await refused.exit).toBe(1);
+    expect(refused.err()).toBe("ask-user room: 401 Unauthorized: check ROOM_TOKEN\n");
+    expect(refused.out()).toBe("");
+    expect(refused.interruptRemoved()).toBe(true);
   });
 
   it("exits 3 when the question is skipped", async () => {
-    const run = await setup(["--target", ROOM, "-"]);
-    await run.channel.reply("skip");
-    expect(await run.exit).toBe(3);
-    expect(JSON.parse(run.out())).toEqual({ status: "no_answer", reason: "skipped" });
+    const room = roomPlugin();
+    const runner = await run(room.plugin, ["--target", ROOM, "-"], ENV);
+    await room.reply("skip");
+    expect(await runner.exit).toBe(3);
+    expect(JSON.parse(runner.out())).toEqual({ status: "no_answer", reason: "skipped" });
   });
 
   it("cancels the question on Ctrl-C and exits 130", async () => {
-    const run = await setup(["--target", ROOM, "-"]);
-    await run.channel.firstDelivery;
-    run.interrupt();
-    expect(await run.exit).toBe(130);
-    expect(JSON.parse(run.out())).toEqual({ status: "no_answer", reason: "cancelled" });
-    expect(run.channel.finalized.map((request) => request.record.status)).toEqual(["cancelled"]);
-    expect(run.channel.stops()).toBe(1);
-    const store = createSqliteStore({ path: run.db });
-    try {
-      expect((await store.list()).map((record) => record.status)).toEqual(["cancelled"]);
-    } finally {
-      await store.close();
-    }
+    const room = roomPlugin();
+    const runner = await run(room.plugin, ["--target", ROOM, "-"], ENV);
+    await room.firstDelivery;
+    runner.interrupt();
+    expect(await runner.exit).toBe(130);
+    expect(JSON.parse(runner.out())).toEqual({ status: "no_answer", reason: "cancelled" });
+    expect(room.finalized.map((request) => request.record.status)).toEqual(["cancelled"]);
+    expect(room.steps).toEqual(["create", "initialize", "stop"]);
+    expect(await statuses(runner.db)).toEqual(["cancelled"]);
   });
 
-  it("exits 1 with the message when the environment is incomplete or the channel does not start", async () => {
-    let started = false;
-    const env = await setup(["--target", ROOM, "-"], JSON.stringify({ questions: [] }), {
-      readEnv: () => {
-        throw new Error("TEST_TOKEN is required.");
-      },
-      start: async () => {
-        started = true;
-        throw new Error("unreachable");
-      },
-    });
-    expect(await env.exit).toBe(1); // the environment is checked before the input is normalised
-    expect(env.err()).toBe("ask-user test: TEST_TOKEN is required.\n");
-    expect(started).toBe(false);
-
-    const failing = await setup(["--target", ROOM, "-"], undefined, {
-      start: async () => {
-        throw new Error("401 Unauthorized: wrong token");
-      },
-    });
-    expect(await failing.exit).toBe(1);
-    expect(failing.err()).toBe("ask-user test: 401 Unauthorized: wrong token\n");
-    expect(failing.out()).toBe("");
-    expect(failing.interruptRemoved()).toBe(true);
+  it("serves the channel's webhook on its listen address, at its paths only, until the end", async () => {
+    const port = await freePort();
+    const room = roomPlugin();
+    const runner = await run(room.plugin, ["--target", ROOM, "-"], { ...ENV, ROOM_PORT: String(port) });
+    await room.firstDelivery;
+    const url = `http://127.0.0.1:${port}/channels/room`;
+    expect(runner.err()).toContain(`room: the webhook is served at ${url}\n`);
+    const post = (at: string) =>
+      fetch(at, { method: "POST", body: JSON.stringify({ userId: "u1", text: "1" }) });
+    expect((await post(`http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+    const reply = await post(url);
+    expect(await reply.json()).toEqual({ outcome: "answered" });
+    expect(await runner.exit).toBe(0);
+    expect(JSON.parse(runner.out()).answers.answers).toEqual({ deploy_target: ["Staging (Recommended)"] });
+    await expect(post(url)).rejects.toThrow();
   });
 
-  it("uses the platform's waiting line and reports a failing stop without losing the result", async () => {
-    const channel = testChannel();
-    const run = await setup(["--target", ROOM, "-"], undefined, {
-      waitingLine: (describe) => `${describe} is waiting`,
-      start: async (context) => ({
-        ...(await channel.start(context)),
-        stop: async () => {
-          throw new Error("socket already closed");
-        },
-      }),
+  it("exits 1 when the listen port is taken", async () => {
+    const port = await freePort();
+    const first = roomPlugin();
+    const holder = await run(first.plugin, ["--target", ROOM, "-"], { ...ENV, ROOM_PORT: String(port) });
+    await first.firstDelivery;
+    const second = await run(roomPlugin().plugin, ["--target", ROOM, "-"], {
+      ...ENV,
+      ROOM_PORT: String(port),
     });
-    await channel.reply("1");
-    expect(await run.exit).toBe(0);
-    expect(run.err()).toBe(
-      'test (fake) is waiting\n[ask-user test] warn could not stop test {"err":"socket already closed"}\n',
+    expect(await second.exit).toBe(1);
+    expect(second.err()).toContain("EADDRINUSE");
+    holder.interrupt();
+    expect(await holder.exit).toBe(130);
+  });
+
+  it("reports a failing stop without losing the result", async () => {
+    const room = roomPlugin({ stopFails: true });
+    const runner = await run(room.plugin, ["--target", ROOM, "-"], ENV);
+    await room.reply("1");
+    expect(await runner.exit).toBe(0);
+    expect(runner.err()).toBe(
+      `room (test): waiting for an answer in ${ROOM}…\n[ask-user room] warn could not stop room {"err":"Error: socket already closed"}\n`,
     );
   });
 });
