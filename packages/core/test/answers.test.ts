@@ -68,4 +68,58 @@ describe("operator answers", () => {
       "answers.regions[1]",
     ]);
   });
+
+  it("takes one string as a one-value answer", () => {
+    expect(checkAnswers(prompt, { deploy_target: "production", regions: "eu" })).toEqual({
+      ok: true,
+      answers: { deploy_target: ["Production"], regions: ["EU"] },
+    });
+  });
+
+  it("points at the value that is not a string, and names what each answer must be", () => {
+    expect(checkAnswers(prompt, { deploy_target: 5, regions: ["EU", null] })).toEqual({
+      ok: false,
+      issues: [
+        { path: "answers.deploy_target", message: "Give the answer as an array of strings, not a number." },
+        { path: "answers.regions[1]", message: "Give each value as a string, not null." },
+      ],
+    });
+  });
+
+  it("names the questions there are when an id is unknown or answers are not an object", () => {
+    expect(checkAnswers(prompt, { deploy_target: ["Staging"], regions: ["EU"], region: ["EU"] })).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "answers.region",
+          message: 'No question has the id "region". The questions are: deploy_target, regions.',
+        },
+      ],
+    });
+    expect(checkAnswers(prompt, [["Staging"]])).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "answers",
+          message:
+            'answers must be an object like {"deploy_target":["Staging (Recommended)"]}, not an array.',
+        },
+      ],
+    });
+  });
+
+  it("asks for every missing answer, at least one value each, and one for a single-select question", () => {
+    const result = checkAnswers(prompt, { deploy_target: ["Staging", "Production"] });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        { path: "answers.deploy_target", message: "This question takes one answer, not several." },
+        { path: "answers.regions", message: 'Answer "regions" (regions).' },
+      ],
+    });
+    expect(checkAnswers(prompt, { deploy_target: [" "], regions: ["EU"] })).toEqual({
+      ok: false,
+      issues: [{ path: "answers.deploy_target", message: "Give at least one non-blank value." }],
+    });
+  });
 });
