@@ -209,6 +209,9 @@ describe("a channel plugin in the gateway", () => {
       answers: { answers: { deploy_target: ["Production"] } },
     });
     expect((await fetch(`${gw.url}/channels/text`, { method: "POST" })).status).toBe(404);
+    const inbound = await call(`${gw.url}/v1/channels/echo/inbound`, "POST", { userId: "ann", text: "1" });
+    expect(inbound).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(inbound.body.error.message).toBe("The echo channel gets its replies from its platform, not here.");
 
     await gw.close();
     expect(seen.steps).toEqual(["create", "initialize", "stop"]);

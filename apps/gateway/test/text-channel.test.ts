@@ -124,7 +124,21 @@ describe("the text channel over HTTP", () => {
       "text",
     ]);
     const off = await testGateway();
-    expect((await call(`${off.url}/v1/channels/text/inbound`, "POST", {})).status).toBe(404);
+    expect(await call(`${off.url}/v1/channels/text/inbound`, "POST", {})).toEqual({
+      status: 404,
+      body: {
+        error: {
+          code: "not_found",
+          message: "The text channel is off: set ASK_USER_TEXT_WEBHOOK_URL to turn it on.",
+        },
+      },
+    });
+    expect((await call(`${off.url}/v1/channels/telegram/inbound`, "POST", {})).body.error.message).toBe(
+      "The telegram channel is off: set TELEGRAM_BOT_TOKEN to turn it on.",
+    );
+    expect((await call(`${gw.url}/v1/channels/irc/inbound`, "POST", {})).body.error.message).toBe(
+      'No channel named "irc" is running (running: text).',
+    );
     expect(
       (await call(`${off.url}/v1/questions`, "POST", { ...deployInput, target: "text:x" })).body.error.issues,
     ).toEqual([{ path: "target.channel", message: 'No channel named "text" is running (running: none).' }]);

@@ -76,6 +76,7 @@ export function createHttpApp(
   });
   app.get("/v1/events", (c) => state.events.serve(c));
   mountReplyInbound(app, options.broker, {
+    running: options.channels,
     channels: options.replyChannels ?? new Set(),
     turnOn: options.turnOn ?? new Map(),
   });

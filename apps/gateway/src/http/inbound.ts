@@ -63,6 +63,8 @@ export function mountWebhooks(app: Hono<GatewayEnv>, webhooks: ReadonlyMap<strin
 
 /** Which channels take replies at `POST /v1/channels/<name>/inbound`, and how to turn on the others. */
 export interface ReplyInbound {
+  /** Every running channel. */
+  running: ReadonlySet<string>;
   /** Running channels whose replies come through this route (the text webhook). */
   channels: ReadonlySet<string>;
   /** Channels that are off, by name: what turns them on (`set ASK_USER_TEXT_WEBHOOK_URL`). */
@@ -72,11 +74,10 @@ export interface ReplyInbound {
 /** The 404 for a channel that takes no replies here, saying why. */
 function noReplies(name: string, inbound: ReplyInbound): HttpError {
   const hint = inbound.turnOn.get(name);
-  const running = [...inbound.channels].join(", ") || "none";
-  const message =
-    hint !== undefined
-      ? `The ${name} channel is off: ${hint} to turn it on.`
-      : `No channel named "${name}" takes replies here (running: ${running}).`;
+  let message = `No channel named "${name}" is running (running: ${[...inbound.running].join(", ") || "none"}).`;
+  if (hint !== undefined) message = `The ${name} channel is off: ${hint} to turn it on.`;
+  else if (inbound.running.has(name))
+    message = `The ${name} channel gets its replies from its platform, not here.`;
   return new HttpError(404, "not_found", message);
 }
 
