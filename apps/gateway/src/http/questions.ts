@@ -129,13 +129,18 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
   app.post(`/v1/questions/${ID}/answer`, async (c) => {
     const id = c.req.param("id");
     const body = readObject(c);
-    if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
     if (body.answers === undefined) {
+      // An unknown question is a 404 before the missing field; a known one is told what to send.
+      if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
       throw new HttpError(422, "invalid_answers", 'Send { "answers": { "<question id>": ["<value>"] } }.', [
         { path: "answers", message: "answers is required." },
       ]);
     }
-    return transitionResult(c, await ctx.broker.answer(id, body.answers, actorOf(body)));
+    // The broker reads the question itself: no read of our own before it (one store read per answer).
+    const outcome = await ctx.broker.answer(id, body.answers, actorOf(body));
+    if (!outcome.ok && outcome.reason === "unknown")
+      throw new HttpError(404, "not_found", `No question with id ${id}.`);
+    return transitionResult(c, outcome);
   });
 
   app.post(`/v1/questions/${ID}/skip`, async (c) => {

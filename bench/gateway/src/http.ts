@@ -1,0 +1,149 @@
+/**
+ * HTTP create→answer round trips through the gateway (durable SQLite) against a bare `node:http`
+ * server doing the same two round trips per cycle, both with the same number of concurrent clients.
+ */
+import { Agent, createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { startGateway } from "@ask-user/gateway";
+import { createAdaptorServer } from "@hono/node-server";
+import { Hono } from "hono";
+import { pino } from "pino";
+import { rate } from "./stats.ts";
+
+const input = {
+  questions: [
+    {
+      id: "deploy_target",
+      header: "Deploy",
+      question: "Where should I deploy?",
+      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
+    },
+  ],
+};
+const answer = { answers: { deploy_target: ["Production"] } };
+
+/** A keep-alive client with one socket per concurrent caller. */
+export function httpClient(sockets: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  function post(url: string, body: unknown): Promise<{ status: number; json: { id?: string } | undefined }> {
+    return new Promise((resolve, reject) => {
+      const data = JSON.stringify(body);
+      const req = request(
+        url,
+        {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data) },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(data);
+    });
+  }
+  return { post, close: () => agent.destroy() };
+}
+
+/** The bare server: reads the body, answers a small JSON object. */
+async function startBare() {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      const text = JSON.stringify({ id: "x", echo: body.length });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** Throughput and CPU time (this process, every thread: client, server, writer) per cycle. */
+export interface Measured {
+  perSecond: number;
+  cpuMicros: number;
+}
+
+/** Warms `cycle` up, then measures `cycles` of it with `clients` concurrent callers. */
+async function measured(cycles: number, clients: number, cycle: () => Promise<void>): Promise<Measured> {
+  await rate(Math.min(500, cycles), clients, cycle);
+  const cpu = process.cpuUsage();
+  const perSecond = await rate(cycles, clients, cycle);
+  const used = process.cpuUsage(cpu);
+  return { perSecond, cpuMicros: (used.user + used.system) / cycles };
+}
+
+/** The framework floor: Hono on @hono/node-server (the gateway's stack), two routes, no middleware. */
+async function startHono() {
+  const app = new Hono();
+  app.post("/v1/questions", async (c) =>
+    c.json({ id: "x", echo: JSON.stringify(await c.req.json()).length }, 201),
+  );
+  app.post("/v1/questions/:id/answer", async (c) =>
+    c.json({ id: c.req.param("id"), answers: await c.req.json() }),
+  );
+  const server = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+export interface HttpFigure {
+  clients: number;
+  bare: Measured;
+  /** Hono on @hono/node-server answering the same requests without doing anything. */
+  hono: Measured;
+  /** The gateway on a private in-memory SQLite database: everything but the durable writes. */
+  inMemory: Measured;
+  durable: Measured;
+}
+
+/**
+ * Measures `cycles` create→answer cycles with `clients` concurrent clients: the bare server, Hono doing
+ * nothing, the gateway without durability (`:memory:`), and the gateway on a SQLite file.
+ */
+export async function httpFigure(dir: string, clients: number, cycles: number): Promise<HttpFigure> {
+  const client = httpClient(clients);
+  const bare = await startBare();
+  const bareFigure = await measured(cycles, clients, async () => {
+    await client.post(`${bare.url}/v1/questions`, input);
+    await client.post(`${bare.url}/v1/questions/x/answer`, answer);
+  });
+  bare.close();
+  const hono = await startHono();
+  const honoFigure = await measured(cycles, clients, async () => {
+    await client.post(`${hono.url}/v1/questions`, input);
+    await client.post(`${hono.url}/v1/questions/x/answer`, answer);
+  });
+  hono.close();
+
+  const onGateway = async (db: string) => {
+    const gateway = await startGateway({
+      env: { ASK_USER_PORT: "0", ASK_USER_DB: db },
+      logger: pino({ level: "silent" }),
+    });
+    const figure = await measured(cycles, clients, async () => {
+      const created = await client.post(`${gateway.url}/v1/questions`, input);
+      const answered = await client.post(`${gateway.url}/v1/questions/${created.json?.id}/answer`, answer);
+      if (answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
+    });
+    await gateway.close();
+    return figure;
+  };
+  const inMemory = await onGateway(":memory:");
+  const durable = await onGateway(join(dir, `http-${clients}.db`));
+  client.close();
+  return { clients, bare: bareFigure, hono: honoFigure, inMemory, durable };
+}
