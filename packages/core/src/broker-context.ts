@@ -234,7 +234,7 @@ export class BrokerContext {
     const previous = this.refreshing.get(id) ?? Promise.resolve();
     const next = previous.then(async () => {
       const record = await this.store.get(id);
-      if (!record || record.status !== "pending") return;
+      if (record?.status !== "pending") return;
       for (const delivery of record.deliveries) {
         const channel = delivery.kind === "prompt" ? this.channels.get(delivery.channel) : undefined;
         if (!channel?.refresh) continue;

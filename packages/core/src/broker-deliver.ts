@@ -1,7 +1,7 @@
 import type { BrokerContext } from "./broker-context.ts";
 import { AskUserError, describeError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
-import { renderPromptText } from "./render.ts";
+import { promptAudience, renderPromptText } from "./render.ts";
 import { awaitsSummary, type QuestionRecord, type Target } from "./types.ts";
 
 /**
@@ -35,16 +35,19 @@ async function deliverOnce(
     // One button per option, plus Other… and Skip: a prompt over the channel's limit goes as text.
     const fits =
       (first?.options.length ?? 0) + 2 <= (channel.capabilities.maxButtons ?? Number.POSITIVE_INFINITY);
+    const forName = promptAudience(record, channel.isDirect?.(target.conversation) === true);
     const text = renderPromptText(record.prompt, {
       locale: record.locale,
       expiresAt: record.expiresAt,
       now: ctx.clock.now(),
+      ...(forName === undefined ? {} : { forName }),
     });
     ref = await channel.deliver({
       record,
       locale: m.locale,
       text,
       buttons: single && fits && channel.capabilities.buttons,
+      ...(forName === undefined ? {} : { forName }),
     });
   } catch (error) {
     const result = await ctx.resolve(

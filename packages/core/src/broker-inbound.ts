@@ -2,70 +2,26 @@ import type { BrokerContext, Transition } from "./broker-context.ts";
 import { applyFormStep, isForm, stagedText } from "./broker-form.ts";
 import { decodeAction } from "./codec.ts";
 import { messagesFor } from "./i18n.ts";
+import type { ActionEvent, InboundOutcome, ReplyEvent } from "./inbound-types.ts";
 import { interpretReply } from "./interpret.ts";
-import { checkAnswerer, type Refusal, type RefusalReason, refusalForStatus } from "./policy.ts";
+import { checkAnswerer, type Refusal, refusalForStatus } from "./policy.ts";
 import { renderAnswers, renderQuestionLines } from "./render.ts";
 import { applyAnswers, finish } from "./transitions.ts";
 import type { Actor, QuestionRecord } from "./types.ts";
 
-/** A button tap (or a modal submission, with `text`) from a channel. */
-export interface ActionEvent {
-  channel: string;
-  conversation: string;
-  userId: string;
-  displayName?: string;
-  /** The button payload (`encodeAction`). */
-  data: string;
-  /** Free text submitted for an Other… action (Discord/Slack modal). */
-  text?: string;
-  /** For a `choose` control (a select menu, radio buttons, checkboxes): the option indices now selected. */
-  values?: number[];
-  /**
-   * An Other… tap on a platform that opens a modal for the answer (Discord, Slack): checked (who may
-   * answer, still pending) but nothing is stored, so a dismissed modal leaves nothing behind; the
-   * submission comes back as an event with `text`. Without it (Telegram's force-reply), the person's
-   * next reply is taken as their free-text answer.
-   */
-  opensModal?: boolean;
-  locale?: string;
-}
+export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./inbound-types.ts";
 
-/** A text message from a channel. */
-export interface ReplyEvent {
-  channel: string;
-  conversation: string;
-  userId: string;
-  displayName?: string;
-  text: string;
-  /** The message this one replies to (Telegram reply_to_message, Slack thread, Discord reference). */
-  replyTo?: string;
-  /** This message's own id, so confirmations can reply to it. */
-  messageId?: string;
-  locale?: string;
-}
-
-/** A message a channel sent for a question (see `AskUserBroker.rememberMessage`). */
-export interface MessageRef {
-  channel: string;
-  conversation: string;
-  messageId: string;
-}
-
-/** What came of an inbound event. `text` is the sentence to show the person, in their locale. */
-export type InboundOutcome =
-  | { kind: "ignored" }
-  | { kind: "answered"; record: QuestionRecord; text: string }
-  | { kind: "partial"; record: QuestionRecord; text: string }
-  | { kind: "skipped"; record: QuestionRecord; text: string }
-  | { kind: "awaiting_text"; record: QuestionRecord; text: string; placeholder: string }
-  /**
-   * A form control changed the shared draft (or, for `view`, nothing): the channel shows `questionIndex`
-   * with the record's draft; `text` is a short acknowledgement (`Selected: EU, Asia`), empty for `view`.
-   */
-  | { kind: "staged"; record: QuestionRecord; questionIndex: number; text: string }
-  | { kind: "invalid"; record: QuestionRecord; text: string }
-  | { kind: "ambiguous"; records: QuestionRecord[]; text: string }
-  | { kind: "refused"; reason: RefusalReason; record: QuestionRecord | undefined; text: string };
+/** What a notice about each outcome is (`Notice.purpose`). */
+const PURPOSES = {
+  answered: "confirmation",
+  skipped: "confirmation",
+  partial: "stepper",
+  staged: "stepper",
+  refused: "refusal",
+  invalid: "hint",
+  ambiguous: "hint",
+  awaiting_text: "hint",
+} as const;
 
 /** Whether the question's target is a one-to-one chat with the bot, as its channel says. */
 function isDirect(ctx: BrokerContext, record: QuestionRecord): boolean {
@@ -123,12 +79,29 @@ function outcomeOf(result: Transition, locale: string): InboundOutcome {
   const missing = record.prompt.questions.flatMap((q, index) =>
     draft[q.id] === undefined ? renderQuestionLines(q, index + 1) : [],
   );
-  const text = m.recordedPartial(renderAnswers(record.prompt, draft, locale), `\n${missing.join("\n")}`);
+  const text = m.recordedPartial(renderAnswers(record.prompt, draft, locale), missing.join("\n"));
   return { kind: "partial", record, text };
+}
+
+/**
+ * Times in refusals in the reader's own time zone where the channel can show them (`formatTime`):
+ * "This question expired at <t:…:t>" on Discord instead of UTC.
+ */
+function withLocalTimes(ctx: BrokerContext, channelName: string, outcome: InboundOutcome, locale: string) {
+  const formatTime = ctx.channels.get(channelName)?.formatTime;
+  if (!formatTime || outcome.kind !== "refused" || outcome.reason !== "expired" || !outcome.record)
+    return outcome;
+  const text = messagesFor(locale).refusedExpired(formatTime(outcome.record.expiresAt, locale));
+  return { ...outcome, text };
 }
 
 /** Handles a button tap or a modal submission (see `AskUserBroker.handleAction`). */
 export async function handleAction(ctx: BrokerContext, event: ActionEvent): Promise<InboundOutcome> {
+  const outcome = await takeAction(ctx, event);
+  return withLocalTimes(ctx, event.channel, outcome, event.locale ?? ctx.locale);
+}
+
+async function takeAction(ctx: BrokerContext, event: ActionEvent): Promise<InboundOutcome> {
   const decoded = decodeAction(event.data);
   if (!decoded) return { kind: "ignored" };
   const locale = event.locale ?? ctx.locale;
@@ -267,7 +240,7 @@ async function answerWithText(
  */
 export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promise<InboundOutcome> {
   const locale = event.locale ?? ctx.locale;
-  const outcome = await route(ctx, event, locale);
+  const outcome = withLocalTimes(ctx, event.channel, await route(ctx, event, locale), locale);
   if (outcome.kind === "ignored") return outcome;
   const channel = ctx.channels.get(event.channel);
   if (!channel) return outcome;
@@ -277,6 +250,7 @@ export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promis
     locale,
     userId: event.userId,
     private: outcome.kind === "refused",
+    purpose: PURPOSES[outcome.kind],
     ...(event.messageId === undefined ? {} : { replyTo: event.messageId }),
   };
   try {

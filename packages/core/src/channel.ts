@@ -33,6 +33,11 @@ export interface DeliverRequest {
   text: string;
   /** True when the prompt should get native buttons (one single-select question, channel has buttons). */
   buttons: boolean;
+  /**
+   * In a shared conversation where only the creator may answer: their name, for the prompt's "For @alice"
+   * line (SPEC §6; already in `text`). Channels that render their own prompt show it too.
+   */
+  forName?: string;
 }
 
 /** Where a delivered message lives; the conversation defaults to the target's. */
@@ -69,6 +74,13 @@ export interface Notice {
   private?: boolean;
   /** The user's message it answers, when the platform can thread replies. */
   replyTo?: string;
+  /**
+   * What the notice is (from the outcome of the person's reply): `confirmation` of a complete answer or a
+   * skip, `stepper` (recorded part, asks for the rest), `refusal`, or `hint` (invalid, ambiguous, type
+   * your answer). A channel may show a confirmation more quietly (a reaction on `replyTo`) when the prompt
+   * message's own edit says the same; it then returns `undefined`.
+   */
+  purpose?: "confirmation" | "stepper" | "refusal" | "hint";
 }
 
 /**
@@ -105,4 +117,9 @@ export interface Channel {
    * may a person answer by chat). Without it, every conversation counts as shared.
    */
   isDirect?(conversation: string): boolean;
+  /**
+   * How the platform shows a moment in each reader's own time zone (Discord `<t:…:t>`, Slack
+   * `<!date^…^{time}|…>`), for times in notices such as "This question expired at …". Without it, UTC.
+   */
+  formatTime?(epochMs: number, locale: string): string;
 }

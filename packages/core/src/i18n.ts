@@ -64,6 +64,13 @@ export interface Messages {
   summaryCancelled: string;
   summaryUndeliverable: string;
   summaryBy: (who: string) => string;
+  /** Ended without an answer, with what was asked: `Deploy — skipped by @alice`. */
+  summarySkippedBy: (headers: string, who: string) => string;
+  summaryExpiredOf: (headers: string) => string;
+  summaryCancelledOf: (headers: string) => string;
+  summaryUndeliverableOf: (headers: string) => string;
+  /** The prompt's line in a shared conversation: who may answer. */
+  forWhom: (name: string) => string;
   /** Someone on an operator surface: `alice via HTTP API`. */
   via: (name: string, surface: string) => string;
   /** An operator who gave no name. */
@@ -93,7 +100,7 @@ const en: Messages = {
   otherHint: 'Anything else you write is taken as your own answer ("other: …" forces that).',
   replyHint: "Reply to this message to answer.",
   recorded: (summary) => `Recorded: ${summary}`,
-  recordedPartial: (summary, missing) => `Recorded: ${summary}. Still needed: ${missing}`,
+  recordedPartial: (summary, missing) => `Recorded: ${summary}.\nStill needed:\n${missing}`,
   selected: (values) => `Selected: ${values}`,
   nothingSelected: "Nothing selected.",
   stillNeeded: (headers) => `Still needed: ${headers}.`,
@@ -132,6 +139,11 @@ const en: Messages = {
   summaryCancelled: "✖ Cancelled",
   summaryUndeliverable: "⚠ Not delivered",
   summaryBy: (who) => ` — ${who}`,
+  summarySkippedBy: (headers, who) => `⏭ ${headers} — skipped${who ? ` by ${who}` : ""}`,
+  summaryExpiredOf: (headers) => `⌛ ${headers} — expired`,
+  summaryCancelledOf: (headers) => `✖ ${headers} — cancelled`,
+  summaryUndeliverableOf: (headers) => `⚠ ${headers} — not delivered`,
+  forWhom: (name) => `For ${name}`,
   via: (name, surface) => `${name} via ${surface}`,
   anOperator: "an operator",
   someone: "someone",
@@ -158,7 +170,7 @@ const de: Messages = {
   otherHint: "Alles andere gilt als eigene Antwort („sonstiges: …“ erzwingt das).",
   replyHint: "Antworte auf diese Nachricht, um zu antworten.",
   recorded: (summary) => `Erfasst: ${summary}`,
-  recordedPartial: (summary, missing) => `Erfasst: ${summary}. Noch offen: ${missing}`,
+  recordedPartial: (summary, missing) => `Erfasst: ${summary}.\nNoch offen:\n${missing}`,
   selected: (values) => `Ausgewählt: ${values}`,
   nothingSelected: "Nichts ausgewählt.",
   stillNeeded: (headers) => `Noch offen: ${headers}.`,
@@ -198,6 +210,11 @@ const de: Messages = {
   summaryCancelled: "✖ Abgebrochen",
   summaryUndeliverable: "⚠ Nicht zugestellt",
   summaryBy: (who) => ` — ${who}`,
+  summarySkippedBy: (headers, who) => `⏭ ${headers} — übersprungen${who ? ` von ${who}` : ""}`,
+  summaryExpiredOf: (headers) => `⌛ ${headers} — abgelaufen`,
+  summaryCancelledOf: (headers) => `✖ ${headers} — abgebrochen`,
+  summaryUndeliverableOf: (headers) => `⚠ ${headers} — nicht zugestellt`,
+  forWhom: (name) => `Für ${name}`,
   via: (name, surface) => `${name} über ${surface}`,
   anOperator: "eine Bedienperson",
   someone: "jemand",

@@ -22,6 +22,11 @@ export interface RenderOptions {
    * own messages, such as a Telegram group in privacy mode).
    */
   replyToMessage?: boolean;
+  /**
+   * Who may answer, in a conversation with more than one person (SPEC §6): adds "For @alice" at the top.
+   * See `promptAudience`.
+   */
+  forName?: string;
 }
 
 function optionLines(question: PromptQuestion, indent: string): string[] {
@@ -47,7 +52,7 @@ export function renderQuestionLines(question: PromptQuestion, number?: number): 
  */
 export function renderPromptText(prompt: Prompt, options: RenderOptions): string {
   const m = messagesFor(options.locale);
-  const lines: string[] = [];
+  const lines: string[] = options.forName ? [m.forWhom(options.forName), ""] : [];
   const several = prompt.questions.length > 1;
   prompt.questions.forEach((question, index) => {
     if (index > 0) lines.push("");
@@ -84,8 +89,9 @@ export function renderAnswers(prompt: Prompt, answers: Answers, locale = "en"): 
 }
 
 /**
- * The after-resolution line (SPEC §6) that replaces the question message: `✅ Deploy: Staging
- * (Recommended) — @alice`, `⏭ Skipped — @alice`, `⌛ Expired`, `✖ Cancelled`. A pending record gives
+ * The after-resolution line (SPEC §6) that replaces the question message and still says what was asked:
+ * `✅ Deploy: Staging (Recommended) — @alice`, `⏭ Deploy — skipped by @alice`, `⌛ Deploy — expired`,
+ * `✖ Deploy — cancelled` (several questions: their headers joined with ` · `). A pending record gives
  * the empty string. At most `maxLength` (default {@link SUMMARY_MAX_LENGTH}) UTF-16 units: a long answer
  * is shortened, never the attribution.
  */
@@ -97,7 +103,10 @@ export function renderSummary(
   const m = messagesFor(options.locale);
   const name = record.resolvedBy ? actorName(record.resolvedBy, options.locale) : "";
   // A name is short on every platform; a pathological one is cut so the summary still fits.
-  const who = name === "" ? "" : m.summaryBy(clipText(name, 100));
+  const shortName = name === "" ? "" : clipText(name, 100);
+  const who = shortName === "" ? "" : m.summaryBy(shortName);
+  // Headers are at most 12 graphemes each, three at most: they always fit.
+  const headers = record.prompt.questions.map((q) => q.header).join(" · ");
   switch (record.status) {
     case "pending":
       return "";
@@ -111,12 +120,22 @@ export function renderSummary(
       return `${head}${clipText(parts.join(" · "), budget)}${who}`;
     }
     case "skipped":
-      return `${m.summarySkipped}${who}`;
+      return m.summarySkippedBy(headers, shortName);
     case "expired":
-      return m.summaryExpired;
+      return m.summaryExpiredOf(headers);
     case "cancelled":
-      return m.summaryCancelled;
+      return m.summaryCancelledOf(headers);
     case "undeliverable":
-      return m.summaryUndeliverable;
+      return m.summaryUndeliverableOf(headers);
   }
+}
+
+/**
+ * The name a prompt shows as "For …" (SPEC §6): the creator's display name when the target conversation
+ * is shared (not `direct`) and only the creator may answer; `undefined` otherwise.
+ */
+export function promptAudience(record: QuestionRecord, direct: boolean): string | undefined {
+  if (direct || record.answerers.kind !== "creator") return undefined;
+  const name = record.creator?.displayName?.trim();
+  return name ? name : undefined;
 }

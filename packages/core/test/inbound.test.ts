@@ -204,7 +204,7 @@ describe("taps and replies", () => {
     });
     expect(first.kind).toBe("partial");
     expect(channel.notices[0]?.text).toBe(
-      "Recorded: Env: Prod. Still needed: \n2) Regions: Which regions?\n   1. EU\n   2. US\n   3. Asia",
+      "Recorded: Env: Prod.\nStill needed:\n2) Regions: Which regions?\n   1. EU\n   2. US\n   3. Asia",
     );
     expect((await broker.get(record.id))?.draft).toEqual({ env: ["Prod"] });
     // Replying to the follow-up message routes to the same question.

@@ -71,7 +71,7 @@ describe("the question lifecycle", () => {
     await env.clock.advance(1);
     expect(await promise).toEqual({ status: "no_answer", reason: "expired" });
     await env.broker.idle();
-    expect(env.channel.finalized.map((f) => f.summary)).toEqual(["⌛ Expired"]);
+    expect(env.channel.finalized.map((f) => f.summary)).toEqual(["⌛ Deploy — expired"]);
   });
 
   it.each([
@@ -94,7 +94,7 @@ describe("the question lifecycle", () => {
     expect(await promise).toEqual({ status: "no_answer", reason: "cancelled" });
     expect((await env.broker.get(record.id))?.status).toBe("cancelled");
     await env.broker.idle();
-    expect(env.channel.finalized.map((f) => f.summary)).toEqual(["✖ Cancelled"]);
+    expect(env.channel.finalized.map((f) => f.summary)).toEqual(["✖ Deploy — cancelled"]);
   });
 
   it("returns cancelled at once for a run that was already aborted, delivering nothing", async () => {

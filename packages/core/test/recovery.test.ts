@@ -23,7 +23,7 @@ describe("restart and several instances", () => {
     await second.idle();
     expect((await store.get(overdue.id))?.status).toBe("expired");
     expect(channel.finalized.map((f) => [f.delivery.messageId, f.summary])).toEqual([
-      [overdue.deliveries[0]?.messageId, "⌛ Expired"],
+      [overdue.deliveries[0]?.messageId, "⌛ Deploy — expired"],
     ]);
     // The other question is still answerable with its old buttons, and still has its deadline.
     expect((await store.get(later.id))?.status).toBe("pending");

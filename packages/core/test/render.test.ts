@@ -84,11 +84,12 @@ describe("renderSummary", () => {
     ],
     [
       sampleRecord({ status: "skipped", resolvedBy: { channel: "web", userId: "operator" } }),
-      "⏭ Skipped — an operator via the web panel",
+      "⏭ Deploy — skipped by an operator via the web panel",
     ],
-    [sampleRecord({ status: "expired" }), "⌛ Expired"],
-    [sampleRecord({ status: "cancelled" }), "✖ Cancelled"],
-    [sampleRecord({ status: "undeliverable" }), "⚠ Not delivered"],
+    [sampleRecord({ status: "expired" }), "⌛ Deploy — expired"],
+    [sampleRecord({ status: "cancelled" }), "✖ Deploy — cancelled"],
+    [sampleRecord({ status: "skipped" }), "⏭ Deploy — skipped"],
+    [sampleRecord({ status: "undeliverable" }), "⚠ Deploy — not delivered"],
     [sampleRecord(), ""],
   ])("renders %#", (record, expected) => {
     expect(renderSummary(record, { locale: "en" })).toBe(expected);
@@ -102,6 +103,13 @@ describe("renderSummary", () => {
       resolvedBy: { channel: "slack", userId: "U1", displayName: "@bob" },
     });
     expect(renderSummary(record, { locale: "en" })).toBe("✅ Env: Staging · Regions: EU, Asia, Mars — @bob");
-    expect(renderSummary(sampleRecord({ status: "expired" }), { locale: "de" })).toBe("⌛ Abgelaufen");
+    expect(renderSummary(sampleRecord({ status: "expired" }), { locale: "de" })).toBe("⌛ Deploy — abgelaufen");
+    const skipped = sampleRecord({
+      prompt: several,
+      status: "skipped",
+      resolvedBy: { channel: "slack", userId: "U1", displayName: "@bob" },
+    });
+    expect(renderSummary(skipped, { locale: "en" })).toBe("⏭ Env · Regions — skipped by @bob");
+    expect(renderSummary(skipped, { locale: "de" })).toBe("⏭ Env · Regions — übersprungen von @bob");
   });
 });
