@@ -176,24 +176,22 @@ const ATTRIBUTION = " — ";
 
 /**
  * The after-resolution summary: the same text in a section, which replaces every block (controls gone).
- * `mention` is the attribution when it is a user mention (`<@U0ALICE>`, what people are called when
- * `users.info` gave no name): it stays a mention, which Slack shows as the person's name; everything
- * else is escaped. Escaping can make the summary longer than a section holds; then the answer is
- * shortened, never the attribution after the last ` — `.
+ * `mention` is the name of who resolved it when that is a user mention (`<@U0ALICE>`, what people are
+ * called when `users.info` gave no name): at the end of the summary it stays a mention, which Slack shows
+ * as the person's name; everything else is escaped. Escaping can make the summary longer than a section
+ * holds; then the answer is shortened, never the attribution after the last ` — `.
  */
 export function renderSummary(
   summary: string,
   mention?: string,
 ): SlackMessage & { blocks: types.KnownBlock[] } {
-  const at = summary.lastIndexOf(ATTRIBUTION);
-  const who = at === -1 ? undefined : summary.slice(at + ATTRIBUTION.length);
-  const kept = who !== undefined && who === mention;
-  let text = kept
-    ? `${escapeMrkdwn(summary.slice(0, at + ATTRIBUTION.length))}${who}`
-    : escapeMrkdwn(summary);
+  const kept = mention && summary.endsWith(mention) ? mention : "";
+  const rest = summary.slice(0, summary.length - kept.length);
+  let text = `${escapeMrkdwn(rest)}${kept}`;
   if (text.length > SECTION_TEXT_MAX_CHARS) {
-    const tail = at === -1 ? "" : kept ? `${ATTRIBUTION}${who}` : escapeWithin(summary.slice(at), 200);
-    text = `${escapeWithin(at === -1 ? summary : summary.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
+    const at = rest.lastIndexOf(ATTRIBUTION);
+    const tail = at === -1 ? kept : `${escapeWithin(rest.slice(at), 200)}${kept}`;
+    text = `${escapeWithin(at === -1 ? rest : rest.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
   }
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
 }

@@ -184,6 +184,9 @@ describe("render", () => {
       "✅ Deploy: &lt;@U0BOB&gt; — &lt;@U0ALICE&gt;",
     );
     expect(renderSummary("✅ Deploy: x — <@U0BOB>", "<@U0ALICE>").text).toBe("✅ Deploy: x — &lt;@U0BOB&gt;");
+    expect(renderSummary("⏭ <Deploy> — skipped by <@U0ALICE>", "<@U0ALICE>").text).toBe(
+      "⏭ &lt;Deploy&gt; — skipped by <@U0ALICE>",
+    );
     const long = renderSummary(`✅ Deploy: ${"<&>".repeat(300)} — <@U0ALICE>`, "<@U0ALICE>");
     expect(long.text.length).toBeLessThanOrEqual(SECTION_TEXT_MAX_CHARS);
     expect(long.text).toMatch(/^✅ Deploy: (&lt;&amp;&gt;)+.*… — <@U0ALICE>$/);
