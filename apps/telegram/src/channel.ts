@@ -4,29 +4,23 @@ import {
   AskUserError,
   type AskUserLogger,
   type Channel,
+  type ChannelIngress,
   type Coordination,
   consoleLogger,
 } from "@ask-user/core";
 import { Api, type Bot, type Context } from "grammy";
-import { type ChatRef, parseConversation } from "./conversation.ts";
-import { deliveryError, isSettledEditError } from "./errors.ts";
+import { createChannelApi } from "./api.ts";
+import { parseConversation, type TelegramConversation } from "./conversation.ts";
+import { isSettledEditError, toChannelError } from "./errors.ts";
 import { createInbound } from "./inbound.ts";
+import { BUTTON_LABEL_MAX_CHARS, INLINE_KEYBOARD_MAX_BUTTONS } from "./limits.ts";
 import { lookUpName } from "./names.ts";
 import { renderPlain, renderPrompt } from "./render.ts";
-import { type RetryOptions, retryTransformer } from "./retry.ts";
 
 /** Options of {@link createTelegramChannel}. */
 export interface TelegramChannelOptions<C extends Context = Context> {
-  /** The host's grammY bot; the channel adds one middleware to it and leaves the rest alone. */
+  /** The host's grammY bot; `attach` adds one middleware to it and leaves the rest alone. */
   bot: Bot<C>;
-  /** The broker, as a getter: it is created after its channels. */
-  broker: () => AskUserBroker;
-  /** Locale for users without a supported `language_code` (default: the broker's locale). */
-  defaultLocale?: string;
-  /** The channel's name in targets (default `"telegram"`). */
-  name?: string;
-  /** Retry bounds for the channel's Bot API calls (429 `retry_after`, 5xx, network failures). */
-  retry?: RetryOptions;
   /** Where handler failures are reported (default: stderr). */
   logger?: AskUserLogger;
   /**
@@ -34,22 +28,32 @@ export interface TelegramChannelOptions<C extends Context = Context> {
    * handled once across all of them. Without it, redeliveries are dropped by this process alone.
    */
   coordination?: Coordination;
+  /** Locale for users without a supported `language_code` (default: the broker's locale). */
+  defaultLocale?: string;
+  /** The channel's name in targets (default `"telegram"`). */
+  name?: string;
+  /** How the bot receives updates, for `capabilities.ingress` (default `"polling"`, grammY's `bot.start`). */
+  ingress?: Extract<ChannelIngress, "polling" | "webhook">;
 }
 
 /** What {@link createTelegramChannel} returns. */
 export interface TelegramChannel {
   /** Core's channel port: pass it to `createAskUser({ channels })`. */
   channel: Channel;
-  /** The channel's own Bot API client (the bot's client options, plus bounded retries). */
-  api: Api;
+  /**
+   * Second phase, once the broker exists: registers the channel's middleware on the bot (`bot.use`),
+   * so taps and replies go to `broker`. Handlers the bot had before come first and see every update;
+   * handlers added afterwards get what the channel passes on. Call it once.
+   */
+  attach(broker: AskUserBroker): void;
 }
 
-function threadOptions(chat: ChatRef): { message_thread_id?: number } {
+function threadOptions(chat: TelegramConversation): { message_thread_id?: number } {
   return chat.threadId === undefined ? {} : { message_thread_id: chat.threadId };
 }
 
-function chatOrThrow(conversation: string | undefined): ChatRef {
-  const chat = parseConversation(conversation);
+function chatOrThrow(conversation: string | undefined): TelegramConversation {
+  const chat = conversation === undefined ? undefined : parseConversation(conversation);
   if (!chat) {
     throw new AskUserError(
       "delivery_failed",
@@ -60,15 +64,18 @@ function chatOrThrow(conversation: string | undefined): ChatRef {
 }
 
 /**
- * Mounts ask-user on an existing grammY bot: questions arrive as messages with inline keyboards (or as
- * readable text), taps and text replies go to the broker, and every other update passes on to the
- * bot's own handlers. Conversations are chat ids, or `"<chatId>:<threadId>"` for forum topics.
+ * Mounts ask-user on an existing grammY bot, in two phases: create the channel (for the broker), then
+ * `attach(broker)`. Questions arrive as messages with inline keyboards (or as readable text), taps and
+ * text replies go to the broker, and every other update passes on to the bot's own handlers.
+ * Conversations are chat ids, or `"<chatId>:<threadId>"` for forum topics. The channel's Bot API calls
+ * go through its own client (the bot's options plus bounded retries); `bot.api` is left as it is.
  *
  * @example
  * const bot = new Bot(process.env.TELEGRAM_BOT_TOKEN ?? "");
  * bot.command("start", (ctx) => ctx.reply("Hi!")); // keeps working
- * const telegram = createTelegramChannel({ bot, broker: () => askUser });
+ * const telegram = createTelegramChannel({ bot });
  * const askUser = createAskUser({ store: createMemoryStore(), channels: [telegram.channel] });
+ * telegram.attach(askUser);
  * void bot.start();
  * const result = await askUser.ask(input, { target: { channel: "telegram", conversation: "123456789" } });
  */
@@ -77,25 +84,21 @@ export function createTelegramChannel<C extends Context>(
 ): TelegramChannel {
   const name = options.name ?? "telegram";
   const logger = options.logger ?? consoleLogger;
-  const api = new Api(options.bot.token, options.bot.api.options);
-  api.config.use(retryTransformer(options.retry));
+  const api = createChannelApi(options.bot.token, options.bot.api.options);
   // Names are looked up while a question is created: one try, no retries that would hold it up.
   const lookup = new Api(options.bot.token, options.bot.api.options);
-
-  options.bot.use(
-    createInbound<C>({
-      name,
-      api,
-      logger,
-      broker: options.broker,
-      ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
-      ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
-    }),
-  );
+  let attached = false;
 
   const channel: Channel = {
     name,
-    capabilities: { buttons: true, edit: true, privateNotices: false },
+    capabilities: {
+      buttons: true,
+      edit: true,
+      privateNotices: false,
+      maxButtons: INLINE_KEYBOARD_MAX_BUTTONS,
+      maxButtonLabel: BUTTON_LABEL_MAX_CHARS,
+      ingress: options.ingress ?? "polling",
+    },
     // Private chats have positive ids; groups, supergroups and channels negative ones.
     isDirect: (conversation) => (parseConversation(conversation)?.chatId ?? 0) > 0,
     async deliver(request) {
@@ -111,7 +114,7 @@ export function createTelegramChannel<C extends Context>(
         });
         return { messageId: String(sent.message_id) };
       } catch (error) {
-        throw deliveryError(error, "sendMessage");
+        throw toChannelError(error, "sendMessage");
       }
     },
     async finalize({ delivery, summary }) {
@@ -124,7 +127,7 @@ export function createTelegramChannel<C extends Context>(
         });
       } catch (error) {
         if (isSettledEditError(error)) return;
-        throw deliveryError(error, "editMessageText");
+        throw toChannelError(error, "editMessageText");
       }
     },
     async notify(notice) {
@@ -141,10 +144,27 @@ export function createTelegramChannel<C extends Context>(
         });
         return { messageId: String(sent.message_id) };
       } catch (error) {
-        throw deliveryError(error, "sendMessage");
+        throw toChannelError(error, "sendMessage");
       }
     },
     displayName: (userId, conversation) => lookUpName(lookup, userId, conversation),
   };
-  return { channel, api };
+
+  return {
+    channel,
+    attach(broker) {
+      if (attached) throw new AskUserError("invalid_input", "The Telegram channel is attached already.");
+      attached = true;
+      options.bot.use(
+        createInbound<C>({
+          name,
+          api,
+          logger,
+          broker,
+          ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
+          ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
+        }),
+      );
+    },
+  };
 }

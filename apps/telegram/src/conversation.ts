@@ -1,10 +1,11 @@
 /**
  * Conversation ids of the Telegram channel: `"<chatId>"` for a private chat, group or channel, and
- * `"<chatId>:<threadId>"` for a forum topic (`message_thread_id`), e.g. `"-1001234567890:42"`.
+ * `"<chatId>:<threadId>"` for a forum topic (`message_thread_id`), e.g. `"-1001234567890:42"`. Pure and
+ * light: the plugin loads it without the SDK.
  */
 
 /** Where a message goes: a chat, and optionally a forum topic in it. */
-export interface ChatRef {
+export interface TelegramConversation {
   chatId: number;
   threadId?: number;
 }
@@ -13,12 +14,12 @@ const CONVERSATION_PATTERN = /^(-?\d{1,20})(?::(\d{1,20}))?$/;
 
 /**
  * Reads a conversation id; `undefined` when it is not one (e.g. `@channelname`, which cannot be
- * matched against incoming updates, so the channel does not accept it as a target).
+ * matched against incoming updates, so the channel does not accept it as a target). Never throws.
  *
  * @example parseConversation("-1001234567890:42") // { chatId: -1001234567890, threadId: 42 }
  */
-export function parseConversation(conversation: string | undefined): ChatRef | undefined {
-  const match = CONVERSATION_PATTERN.exec(conversation?.trim() ?? "");
+export function parseConversation(text: string): TelegramConversation | undefined {
+  const match = CONVERSATION_PATTERN.exec(typeof text === "string" ? text.trim() : "");
   if (!match) return undefined;
   const chatId = Number(match[1]);
   if (!Number.isSafeInteger(chatId) || chatId === 0) return undefined;
@@ -27,7 +28,13 @@ export function parseConversation(conversation: string | undefined): ChatRef | u
   return Number.isSafeInteger(threadId) && threadId > 0 ? { chatId, threadId } : undefined;
 }
 
-/** The conversation id of a chat (and forum topic). */
-export function formatConversation(ref: ChatRef): string {
-  return ref.threadId === undefined ? String(ref.chatId) : `${ref.chatId}:${ref.threadId}`;
+/**
+ * The conversation id of a chat (and forum topic).
+ *
+ * @example formatConversation({ chatId: -100, threadId: 7 }) // "-100:7"
+ */
+export function formatConversation(conversation: TelegramConversation): string {
+  return conversation.threadId === undefined
+    ? String(conversation.chatId)
+    : `${conversation.chatId}:${conversation.threadId}`;
 }

@@ -16,9 +16,8 @@
  *
  * Without coordination (one process) a bounded in-memory set does the same, and forgets a failed update.
  */
-import type { AskUserLogger, Coordination } from "@ask-user/core";
+import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core";
 import type { Context, MiddlewareFn } from "grammy";
-import { describeError } from "./errors.ts";
 import { UPDATE_ATTEMPTS_MAX, UPDATE_DEDUPE_CAPACITY, UPDATE_DEDUPE_TTL_MS } from "./limits.ts";
 
 /** Options of {@link createDedupe}. */

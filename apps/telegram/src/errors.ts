@@ -1,30 +1,49 @@
-/** Telegram errors, told apart: "the platform said no" (GrammyError) vs "the network failed" (HttpError). */
-import { AskUserError } from "@ask-user/core";
+/**
+ * The one mapping of Telegram failures into core's `ChannelError`: the platform said no (`GrammyError`,
+ * a 4xx), the platform said "later" (429 with `retry_after`), or it could not be reached or failed
+ * (`HttpError`: timeout, reset, DNS; or a 5xx) — so that `record.error` reads the same on every channel.
+ */
+import { ChannelError, describeError } from "@ask-user/core";
 import { GrammyError, HttpError } from "grammy";
 
-/** A short, token-free description of an error for logs (grammY never puts the token in messages). */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
-}
-
 /**
- * Wraps a failed Bot API call in core's error family (`delivery_failed`), keeping the platform's words:
+ * A failed Bot API call as core's `ChannelError`, keeping Telegram's words and never the token:
  * `Telegram refused sendMessage: 400 Bad Request: chat not found`.
+ *
+ * @example
+ * try { await api.sendMessage(chatId, html); } catch (error) { throw toChannelError(error, "sendMessage"); }
  */
-export function deliveryError(error: unknown, method: string): AskUserError {
-  if (error instanceof AskUserError) return error;
+export function toChannelError(error: unknown, method: string): ChannelError {
+  if (error instanceof ChannelError) return error;
   if (error instanceof GrammyError) {
-    return new AskUserError(
-      "delivery_failed",
-      `Telegram refused ${method}: ${error.error_code} ${error.description}`,
-      { cause: error },
-    );
+    const words = `${error.error_code} ${error.description}`;
+    const options = { method, status: error.error_code, cause: error };
+    if (error.error_code === 429) {
+      const retryAfter = error.parameters.retry_after;
+      return new ChannelError("telegram", "rate_limited", `Telegram rate-limited ${method}: ${words}`, {
+        ...options,
+        ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter * 1000 }),
+      });
+    }
+    if (error.error_code >= 500)
+      return new ChannelError("telegram", "unreachable", `Telegram failed ${method}: ${words}`, options);
+    return new ChannelError("telegram", "refused", `Telegram refused ${method}: ${words}`, options);
   }
   const reason = error instanceof HttpError ? error.message : describeError(error);
-  return new AskUserError("delivery_failed", `Could not reach Telegram for ${method}: ${reason}`, {
+  return new ChannelError("telegram", "unreachable", `Could not reach Telegram for ${method}: ${reason}`, {
+    method,
     cause: error,
   });
+}
+
+/** True when Telegram refused the call (a 4xx other than 429): trying again would not help. */
+export function isRefusal(error: unknown): error is GrammyError {
+  return (
+    error instanceof GrammyError &&
+    error.error_code >= 400 &&
+    error.error_code < 500 &&
+    error.error_code !== 429
+  );
 }
 
 /**

@@ -1,24 +1,24 @@
 /**
- * @ask-user/telegram — ask_user on Telegram with grammY: mount the channel on your own bot
- * (`createTelegramChannel`), or run it from the environment (`runTelegram`, and `src/main.ts`).
+ * @ask-user/telegram — ask_user on Telegram with grammY: the channel plugin hosts list (`channelPlugin`,
+ * also at `@ask-user/telegram/plugin`), or the channel mounted on your own bot (`createTelegramChannel`).
  *
  * @example
- * const telegram = createTelegramChannel({ bot, broker: () => askUser });
+ * const telegram = createTelegramChannel({ bot });
  * const askUser = createAskUser({ store, channels: [telegram.channel] });
+ * telegram.attach(askUser);
  */
+export { createChannelApi, IDEMPOTENT_METHODS } from "./api.ts";
 export { createTelegramChannel, type TelegramChannel, type TelegramChannelOptions } from "./channel.ts";
-export { type ChatRef, formatConversation, parseConversation } from "./conversation.ts";
-export { type HandlerServer, serveHandler, type WebhookHandler } from "./http-server.ts";
+export {
+  readTelegramConfig,
+  type TelegramConfig,
+  type TelegramWebhookConfig,
+  telegramVariables,
+} from "./config.ts";
+export { formatConversation, parseConversation, type TelegramConversation } from "./conversation.ts";
+export { toChannelError } from "./errors.ts";
 export * as telegramLimits from "./limits.ts";
-export { type MainIo, main } from "./main.ts";
+export { channelPlugin } from "./plugin.ts";
 export { type Polling, type PollingOptions, startPolling } from "./polling.ts";
 export { renderKeyboard, renderPrompt } from "./render.ts";
-export { type RetryOptions, retryTransformer } from "./retry.ts";
-export {
-  type RunningTelegram,
-  type RunTelegramOptions,
-  readTelegramEnv,
-  runTelegram,
-  type TelegramLogger,
-} from "./run.ts";
-export { createWebhookHandler, type WebhookHandlerOptions } from "./webhook.ts";
+export { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "./webhook.ts";

@@ -13,13 +13,26 @@ export const CALLBACK_DATA_MAX_BYTES = 64;
 /** `answerCallbackQuery` text: at most 200 characters. */
 export const CALLBACK_ANSWER_TEXT_MAX_CHARS = 200;
 
+/**
+ * Buttons of one inline keyboard. The Bot API reference publishes no number; 100 is the cap Telegram is
+ * reported to enforce (a prompt has at most 4 options + Other… + Skip, far below it).
+ */
+export const INLINE_KEYBOARD_MAX_BUTTONS = 100;
+
+/**
+ * A button's label, cut with "…" beyond it. Telegram publishes no limit (clients shorten a long label on
+ * screen); this is core's own label limit, so a label is cut only when it counts more UTF-16 units than
+ * characters (emoji).
+ */
+export const BUTTON_LABEL_MAX_CHARS = 64;
+
 /** `input_field_placeholder` of a force-reply: 1–64 characters. */
 export const INPUT_FIELD_PLACEHOLDER_MAX_CHARS = 64;
 
 /** Webhook `secret_token`: 1–256 characters of `[A-Za-z0-9_-]`. */
 export const WEBHOOK_SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
 
-/** The updates the standalone runner asks for (`allowed_updates`). */
+/** The updates the channel asks for (`allowed_updates` of `getUpdates` and `setWebhook`). */
 export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 // --- the channel's own bounds ---
@@ -36,14 +49,29 @@ export const UPDATE_ATTEMPTS_MAX = 3;
 /** Pause before long polling starts again after it stopped on an error (a 409 Conflict included). */
 export const POLLING_RETRY_DELAY_MS = 3000;
 
-/** Tries per Bot API call, the first included, for 429 and 5xx answers and network failures. */
-export const RETRY_MAX_ATTEMPTS = 4;
+/**
+ * Tries per Bot API call, the first included, for 429 and 5xx answers (`@grammyjs/auto-retry`) and, for
+ * the idempotent methods only, for network failures.
+ */
+export const RETRY_MAX_ATTEMPTS = 3;
 
 /** A 429 that asks to wait longer than this fails at once instead of holding the call. */
-export const RETRY_AFTER_MAX_SECONDS = 60;
+export const RETRY_AFTER_MAX_SECONDS = 30;
 
-/** Pause before the first retry of a 5xx answer or a network failure; doubled for each further try. */
-export const RETRY_SERVER_ERROR_DELAY_MS = 1000;
+/** Pause before the first retry of an idempotent call after a network failure; doubled for the next. */
+export const NETWORK_RETRY_DELAY_MS = 1000;
+
+/**
+ * A kept-alive connection to the Bot API idle this long is closed instead of reused: below the idle
+ * timeouts of common servers (Node's 5 s, nginx's 75 s), so a request never races the server's close.
+ */
+export const KEEP_ALIVE_IDLE_MAX_MS = 4000;
+
+/**
+ * A tap not answered within this long is acknowledged without text, and its outcome shown when the
+ * broker returns (the store may wait for a lock; Telegram's client spins until the query is answered).
+ */
+export const TAP_ACK_DEADLINE_MS = 2000;
 
 /** Option descriptions are cut to these lengths, in turn, until a prompt fits one message. */
 export const DESCRIPTION_CUTS = [200, 80, 30, 0] as const;
@@ -58,14 +86,11 @@ export const QUESTION_CUTS = [400, 150] as const;
 export const WEBHOOK_PATH = "/channels/telegram";
 
 /**
- * Default webhook listener of the standalone runner (`TELEGRAM_WEBHOOK_HOST` / `_PORT`). Inside the
- * gateway no port is opened: the handler is served on the gateway's port.
+ * Where a standalone host listens for the webhook (`TELEGRAM_WEBHOOK_HOST` / `_PORT`, the instance's
+ * `listen`). The gateway serves the handler on its own port instead.
  */
 export const WEBHOOK_DEFAULT_HOST = "127.0.0.1";
 export const WEBHOOK_DEFAULT_PORT = 8443;
 
-/** The largest webhook request body the standalone runner's own port reads (the gateway's limit too). */
-export const WEBHOOK_BODY_MAX_BYTES = 1024 * 1024;
-
-/** How long `stop()` waits for webhook requests in flight before cutting their connections. */
-export const WEBHOOK_CLOSE_GRACE_MS = 3000;
+/** `Retry-After` (seconds) of the 503 a webhook request gets before `initialize` or after `stop`. */
+export const WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS = 1;

@@ -2,6 +2,7 @@
 import type { Api } from "grammy";
 import type { User } from "grammy/types";
 import { parseConversation } from "./conversation.ts";
+import { isRefusal, toChannelError } from "./errors.ts";
 
 /** The parts of a `User` (or a private `Chat`) that name a person. */
 export type NamedPerson = Pick<User, "first_name" | "last_name" | "username">;
@@ -18,7 +19,8 @@ export function displayNameOf(person: NamedPerson): string {
 
 /**
  * The name of the Telegram user `userId` without notifying them: `getChat` (their private chat with the
- * bot), else, in a group, `getChatMember`. `undefined` when Telegram knows no such user or fails.
+ * bot), else, in a group, `getChatMember`. `undefined` when Telegram knows no such user (it refuses
+ * both); a network failure, a 5xx or a 429 throws a `ChannelError` (core logs it and goes on).
  */
 export async function lookUpName(
   api: Api,
@@ -30,15 +32,17 @@ export async function lookUpName(
   try {
     const chat = await api.getChat(id);
     if (chat.type === "private") return displayNameOf(chat) || undefined;
-  } catch {
+  } catch (error) {
+    if (!isRefusal(error)) throw toChannelError(error, "getChat");
     // Not a chat the bot knows: try the group the question is in.
   }
-  const group = parseConversation(conversation);
+  const group = conversation === undefined ? undefined : parseConversation(conversation);
   if (!group || group.chatId > 0) return undefined;
   try {
     const member = await api.getChatMember(group.chatId, id);
     return displayNameOf(member.user) || undefined;
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (isRefusal(error)) return undefined;
+    throw toChannelError(error, "getChatMember");
   }
 }

@@ -10,10 +10,15 @@
  * within seconds when the holder dies.
  */
 import { randomUUID } from "node:crypto";
-import { type AskUserLogger, type Coordination, keepLease } from "@ask-user/core";
+import {
+  type AskUserLogger,
+  type ChannelLogger,
+  type Coordination,
+  describeError,
+  keepLease,
+} from "@ask-user/core";
 import { type Bot, type Context, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
-import { describeError } from "./errors.ts";
 import { POLLING_RETRY_DELAY_MS } from "./limits.ts";
 
 /** Options of {@link createPoller}. */
@@ -136,7 +141,7 @@ export function createPoller<C extends Context>(bot: Bot<C>, options: PollerOpti
 
 /** Options of {@link startPolling}. */
 export interface PollingOptions extends PollerOptions {
-  logger: AskUserLogger & { info?: (details: Record<string, unknown>, message: string) => void };
+  logger: ChannelLogger;
   /** Shared with the other instances: only the holder of the polling lease polls. */
   coordination?: Coordination;
   /** This instance's name in the lease (default: a random id). */

@@ -15,7 +15,7 @@ import {
   renderPromptText,
 } from "@ask-user/core";
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import { DESCRIPTION_CUTS, MESSAGE_TEXT_MAX_CHARS, QUESTION_CUTS } from "./limits.ts";
+import { BUTTON_LABEL_MAX_CHARS, DESCRIPTION_CUTS, MESSAGE_TEXT_MAX_CHARS, QUESTION_CUTS } from "./limits.ts";
 
 /** A message ready for `sendMessage` with `parse_mode: "HTML"`. */
 export interface RenderedMessage {
@@ -87,8 +87,8 @@ function buttonPieces(question: PromptQuestion, locale: string, expiresAt: numbe
 }
 
 /**
- * The inline keyboard of a single-select question: one full-width button per option, then Other… and
- * Skip, each carrying core's action payload (≤ 22 bytes).
+ * The inline keyboard of a single-select question: one full-width button per option (its label cut to
+ * {@link BUTTON_LABEL_MAX_CHARS}), then Other… and Skip, each carrying core's action payload (≤ 22 bytes).
  */
 export function renderKeyboard(
   question: PromptQuestion,
@@ -100,7 +100,7 @@ export function renderKeyboard(
   return {
     inline_keyboard: [
       ...question.options.map((option, index) =>
-        row(option.label, encodeAction(token, { kind: "option", index })),
+        row(clip(option.label, BUTTON_LABEL_MAX_CHARS), encodeAction(token, { kind: "option", index })),
       ),
       row(m.other, encodeAction(token, { kind: "other" })),
       row(m.skip, encodeAction(token, { kind: "skip" })),

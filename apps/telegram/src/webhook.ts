@@ -1,12 +1,13 @@
 /**
  * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`: grammY's
  * `webhookCallback(bot, "std/http", { secretToken })`. The gateway mounts it at `/channels/telegram` on
- * its own port; the standalone runner serves the same handler on a port of its own (`http-server.ts`).
+ * its own port; the standalone runner serves the same handler on the instance's `listen` address.
  */
-import type { AskUserLogger } from "@ask-user/core";
+import { type AskUserLogger, describeError } from "@ask-user/core";
 import { type Bot, type Context, webhookCallback } from "grammy";
-import { describeError } from "./errors.ts";
-import type { WebhookHandler } from "./http-server.ts";
+
+/** A web-standard request handler, as hosts mount it. */
+export type WebhookHandler = (request: Request) => Promise<Response>;
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {

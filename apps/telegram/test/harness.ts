@@ -14,8 +14,8 @@ import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-us
 import { Bot } from "grammy";
 import { afterEach, expect } from "vitest";
 import { createTelegramChannel, type TelegramChannel } from "../src/channel.ts";
-import { serveHandler } from "../src/http-server.ts";
 import { createWebhookHandler } from "../src/webhook.ts";
+import { serve } from "./serve.ts";
 
 /** How updates reach the bot: grammY's long polling, its webhook, or `handleTogether` (tests call it). */
 export type Mode = "polling" | "webhook" | "manual";
@@ -91,9 +91,9 @@ export interface StartOptions {
   defaultLocale?: string;
   /** Shared with other instances (dedupe across them); default: none, this process alone. */
   coordination?: Coordination;
-  /** Host handlers registered before the channel is mounted. */
+  /** Host handlers registered before the channel is attached. */
   before?: (bot: Bot) => void;
-  /** Host handlers registered after the channel is mounted. */
+  /** Host handlers registered after the channel is attached. */
   after?: (bot: Bot) => void;
 }
 
@@ -104,23 +104,22 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   const logger = memoryLogger();
   const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
   options.before?.(bot);
-  let broker: AskUserBroker | undefined;
   const telegram = createTelegramChannel({
     bot,
-    broker: () => broker as AskUserBroker,
     logger,
-    retry: { serverErrorDelayMs: 5 },
+    ...(mode === "webhook" ? { ingress: "webhook" as const } : {}),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
     ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
   });
-  options.after?.(bot);
-  broker = createAskUser({
+  const broker = createAskUser({
     store,
     channels: [telegram.channel],
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.answerers ? { answerers: options.answerers } : {}),
   });
+  telegram.attach(broker);
+  options.after?.(bot);
   const running: Running = { tg, bot, broker, telegram, store, logger, stop: async () => undefined };
   let stopUpdates: () => Promise<void>;
   if (mode === "polling") {
@@ -137,14 +136,8 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   } else {
     await bot.init();
     const webhook = createWebhookHandler(bot, { secretToken: SECRET, logger });
-    const server = await serveHandler(webhook, {
-      paths: ["/telegram"],
-      host: "127.0.0.1",
-      port: 0,
-      logger,
-      name: "telegram",
-    });
-    running.webhookUrl = `http://127.0.0.1:${server.port}/telegram`;
+    const server = await serve(webhook, ["/telegram"]);
+    running.webhookUrl = `${server.origin}/telegram`;
     await bot.api.setWebhook(running.webhookUrl, { secret_token: SECRET });
     stopUpdates = () => server.close();
   }

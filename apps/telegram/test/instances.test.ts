@@ -1,17 +1,21 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   type AskUserBroker,
+  type ChannelLogger,
   type Coordination,
   createAskUser,
   createMemoryStore,
   type QuestionStore,
 } from "@ask-user/core";
 import type { FakeTelegram } from "@ask-user/testkit/telegram";
-import { Api } from "grammy";
+import { Api, Bot } from "grammy";
 import { describe, expect, it, vi } from "vitest";
-import { type RunningTelegram, runTelegram, type TelegramLogger } from "../src/run.ts";
+import { createTelegramChannel } from "../src/channel.ts";
+import { create, type TelegramInstance } from "../src/instance.ts";
+import { ALLOWED_UPDATES } from "../src/limits.ts";
+import { channelPlugin } from "../src/plugin.ts";
+import { startPolling } from "../src/polling.ts";
 import { ADA, botMessages, DEPLOY, fake, onCleanup, SECRET, visible } from "./harness.ts";
+import { freePort, serve } from "./serve.ts";
 
 const RELEASE = {
   questions: [
@@ -26,7 +30,7 @@ const RELEASE = {
 };
 
 /** A logger that keeps every line, info included. */
-function linesLogger(): TelegramLogger & { lines: string[] } {
+function linesLogger(): ChannelLogger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (level: string) => (details: Record<string, unknown>, message: string) =>
     lines.push(`${level} ${message} ${JSON.stringify(details)}`);
@@ -48,36 +52,39 @@ function breakable(store: QuestionStore): Coordination & { broken: boolean } {
 }
 
 interface Instance {
-  running: RunningTelegram;
+  running: TelegramInstance;
   broker: AskUserBroker;
   logger: ReturnType<typeof linesLogger>;
 }
 
-/** One instance (runTelegram + its own broker) over the shared store. */
+/**
+ * One instance (the plugin's instance + its own broker) over the shared store; in webhook mode served
+ * on its `listen` port, as the standalone runner does.
+ */
 async function instance(
   tg: FakeTelegram,
   store: QuestionStore,
-  options: { id: string; coordination?: Coordination; env?: Record<string, string>; listen?: boolean },
+  options: { id: string; coordination?: Coordination; env?: Record<string, string> },
 ): Promise<Instance> {
   const logger = linesLogger();
-  let broker: AskUserBroker | undefined;
-  const running = await runTelegram({
-    env: { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot, ...options.env },
-    broker: () => broker as AskUserBroker,
+  const env = { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot, ...options.env };
+  const config = { ...channelPlugin.readConfig(env), polling: { retryDelayMs: 100 } };
+  const running = await create({
+    config,
     logger,
     coordination: options.coordination ?? store,
     instanceId: options.id,
-    retry: { serverErrorDelayMs: 5 },
-    polling: { retryDelayMs: 100 },
-    ...(options.listen ? { listen: true } : {}),
   });
-  const ready = createAskUser({ store, channels: [running.channel], logger });
-  broker = ready;
+  const broker = createAskUser({ store, channels: [running.channel], logger });
+  await running.initialize(broker);
+  const { listen, handleWebhook } = running;
+  const server = listen && handleWebhook ? await serve(handleWebhook, listen.paths, listen.port) : undefined;
   onCleanup(async () => {
     await running.stop();
-    await ready.close();
+    await server?.close();
+    await broker.close();
   });
-  return { running, broker: ready, logger };
+  return { running, broker, logger };
 }
 
 const conflicts = (tg: FakeTelegram) =>
@@ -181,32 +188,30 @@ describe("several instances on one store, long polling", () => {
     ]);
   });
 
-  it("keeps polling after a 409 when it runs alone, without coordination", async () => {
+  it("keeps polling after a 409 when it runs alone, without coordination (your own bot)", async () => {
     const tg = await fake();
-    let broker: AskUserBroker | undefined;
     const logger = linesLogger();
-    const running = await runTelegram({
-      env: { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot },
-      broker: () => broker as AskUserBroker,
-      logger,
-      polling: { retryDelayMs: 100 },
-    });
-    broker = createAskUser({ store: createMemoryStore(), channels: [running.channel], logger });
-    const ready = broker;
+    const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+    const telegram = createTelegramChannel({ bot, logger });
+    const broker = createAskUser({ store: createMemoryStore(), channels: [telegram.channel], logger });
+    telegram.attach(broker);
+    await bot.init();
+    const polling = await startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger, retryDelayMs: 100 });
     onCleanup(async () => {
-      await running.stop();
-      await ready.close();
+      await polling.stop();
+      await broker.close();
     });
     await tg.waitFor((call) => call.method === "getUpdates");
     await new Api(tg.token, { apiRoot: tg.apiRoot }).getUpdates({ timeout: 0 });
     await tg.waitUntil(() => conflicts(tg).length === 1);
-    const deploy = await ready.create(DEPLOY, toAda);
+    const deploy = await broker.create(DEPLOY, toAda);
     const ada = tg.user(ADA);
     const query = ada.press(ADA.id, Number(deploy.deliveries[0]?.messageId), "Canary");
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Recorded: Canary" });
     await vi.waitFor(() =>
       expect(logger.lines.some((line) => line.startsWith("warn getUpdates"))).toBe(true),
     );
+    expect(bot.isRunning()).toBe(true);
   });
 });
 
@@ -229,7 +234,7 @@ describe("several instances on one store, webhook", () => {
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_WEBHOOK_PORT: String(port),
     };
-    const a = await instance(tg, store, { id: "a", coordination: watched, env, listen: true });
+    const a = await instance(tg, store, { id: "a", coordination: watched, env });
     const deploy = await a.broker.create(DEPLOY, toAda);
     const ada = tg.user(ADA);
     const query = ada.press(ADA.id, Number(deploy.deliveries[0]?.messageId), "Canary");
@@ -239,11 +244,3 @@ describe("several instances on one store, webhook", () => {
     expect(tg.calls.filter((call) => call.method === "getUpdates")).toEqual([]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -97,29 +97,6 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
     expect((sends[1]?.at ?? 0) - (sends[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
   });
 
-  it("retries a 5xx a bounded number of times, then ends the question undeliverable with Telegram's error", async () => {
-    const running = await start(mode);
-    running.tg.failNext("sendMessage", { status: 502 });
-    const retried = await ask(running, DEPLOY, String(ADA.id));
-    expect(retried.record.status).toBe("pending");
-
-    for (let i = 0; i < 4; i++) running.tg.failNext("sendMessage", { status: 500 });
-    const before = running.tg.calls.length;
-    const record = await running.broker.create(DEPLOY, {
-      target: { channel: "telegram", conversation: String(ADA.id) },
-    });
-    expect(record.status).toBe("undeliverable");
-    expect(record.error).toBe("AskUserError: Telegram refused sendMessage: 500 Internal Server Error");
-    expect(running.tg.calls.slice(before).filter((call) => call.method === "sendMessage")).toHaveLength(4);
-    expect(await result(running, record.id)).toEqual({ status: "no_answer", reason: "undeliverable" });
-
-    const nowhere = await running.broker.create(DEPLOY, {
-      target: { channel: "telegram", conversation: "@somewhere" },
-    });
-    expect(nowhere.status).toBe("undeliverable");
-    expect(nowhere.error).toMatch(/"@somewhere" is not a Telegram conversation/);
-  });
-
   it("processes an update delivered twice only once", async () => {
     const seen: number[] = [];
     const running = await start(mode, {

@@ -1,0 +1,111 @@
+/**
+ * The channel's own Bot API client: the bot's client options plus bounded retries.
+ *
+ * - 429 (after its `retry_after`, up to {@link RETRY_AFTER_MAX_SECONDS}) and 5xx answers: retried by
+ *   `@grammyjs/auto-retry`, {@link RETRY_MAX_ATTEMPTS} tries in all. A 429 asking for longer fails at once.
+ * - Network failures (timeout, reset): retried only for {@link IDEMPOTENT_METHODS}, which do no harm when
+ *   Telegram did get the first try. A `sendMessage` whose connection failed may have been delivered:
+ *   sending it again could leave a second prompt with live buttons, so it fails instead (auto-retry on
+ *   its own would retry every method, without bound).
+ * - Kept-alive connections idle for {@link KEEP_ALIVE_IDLE_MAX_MS} are closed rather than reused: a
+ *   server closing an idle connection just as a request is written into it resets that request, and a
+ *   reset `sendMessage` is not sent again.
+ */
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { autoRetry } from "@grammyjs/auto-retry";
+import { Api, type ApiClientOptions, HttpError, type Transformer } from "grammy";
+import {
+  KEEP_ALIVE_IDLE_MAX_MS,
+  NETWORK_RETRY_DELAY_MS,
+  RETRY_AFTER_MAX_SECONDS,
+  RETRY_MAX_ATTEMPTS,
+} from "./limits.ts";
+
+/**
+ * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
+ * repeat gets "message is not modified"), answers to a callback query (a repeat is refused, harmlessly)
+ * and the webhook registration.
+ */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+  "getMe",
+  "getChat",
+  "getChatMember",
+  "getWebhookInfo",
+  "setWebhook",
+  "deleteWebhook",
+  "editMessageText",
+  "editMessageReplyMarkup",
+  "answerCallbackQuery",
+]);
+
+/** The slice of an abort signal the pause needs (grammY's signal type comes from a polyfill). */
+interface Signal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+function pause(ms: number, signal: Signal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
+  });
+}
+
+/**
+ * A transformer that tries an idempotent call again after a network failure (`HttpError`), at most
+ * {@link RETRY_MAX_ATTEMPTS} tries, pausing 1 s and then 2 s. Other methods fail at once.
+ */
+export function retryIdempotentCalls(): Transformer {
+  return async (prev, method, payload, signal) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await prev(method, payload, signal);
+      } catch (error) {
+        const retry =
+          error instanceof HttpError &&
+          IDEMPOTENT_METHODS.has(method) &&
+          attempt < RETRY_MAX_ATTEMPTS &&
+          signal?.aborted !== true;
+        if (!retry) throw error;
+        await pause(NETWORK_RETRY_DELAY_MS * 2 ** (attempt - 1), signal);
+      }
+    }
+  };
+}
+
+/** A keep-alive agent whose idle connections close after {@link KEEP_ALIVE_IDLE_MAX_MS} (Node's `timeout`). */
+function agentFor(options: ApiClientOptions): HttpAgent {
+  const settings = { keepAlive: true, timeout: KEEP_ALIVE_IDLE_MAX_MS };
+  return options.apiRoot?.startsWith("http:") ? new HttpAgent(settings) : new HttpsAgent(settings);
+}
+
+/**
+ * A Bot API client with the channel's retries (see the module comment).
+ *
+ * @example
+ * const api = createChannelApi(bot.token, bot.api.options);
+ * await api.sendMessage(chatId, "Hello"); // a 429 is waited out; a reset connection is not sent again
+ */
+export function createChannelApi(token: string, options: ApiClientOptions = {}): Api {
+  const api = new Api(token, {
+    ...options,
+    baseFetchConfig: { agent: agentFor(options), ...options.baseFetchConfig },
+  });
+  api.config.use(retryIdempotentCalls());
+  api.config.use(
+    autoRetry({
+      maxRetryAttempts: RETRY_MAX_ATTEMPTS - 1,
+      maxDelaySeconds: RETRY_AFTER_MAX_SECONDS,
+      rethrowInternalServerErrors: false,
+      rethrowHttpErrors: true,
+    }),
+  );
+  return api;
+}
