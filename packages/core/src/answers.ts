@@ -34,26 +34,29 @@ export function canonicalValues(question: PromptQuestion, values: readonly strin
 /** Answers given directly (HTTP, web panel, MCP), checked against the prompt and made canonical. */
 export type AnswersCheck = { ok: true; answers: Answers } | { ok: false; issues: InputIssue[] };
 
-type Ctx = z.core.$RefinementCtx<string[]>;
+/** Why one question's answer was refused: at the answer (`index` undefined) or at one of its values. */
+interface ValueIssue {
+  index?: number;
+  message: string;
+}
 
 /**
  * One question's values read (blank ones dropped): `other: …` is free text as given after the marker,
  * a label (or its `compareKey` twin) is that label, a near miss of a label is refused with "did you
- * mean", anything else is free text. `undefined` when a value was refused (issues added at `[index]`).
+ * mean", anything else is free text; then at least one value, and one only for a single-select question.
  */
-function readValues(question: PromptQuestion, values: readonly string[], ctx: Ctx): string[] | undefined {
+function readValues(
+  question: PromptQuestion,
+  values: readonly string[],
+): { ok: true; values: string[] } | { ok: false; issues: ValueIssue[] } {
   const labels: string[] = [];
   const free: string[] = [];
-  let refused = false;
-  const refuse = (index: number, value: string, message: string) => {
-    ctx.addIssue({ code: "custom", input: value, path: [index], message });
-    refused = true;
-  };
+  const issues: ValueIssue[] = [];
   values.forEach((value, index) => {
     if (value.trim() === "") return;
     const forced = afterOtherPrefix(value);
     if (forced !== undefined) {
-      if (forced === "") refuse(index, value, 'Write your own answer after "other:".');
+      if (forced === "") issues.push({ index, message: 'Write your own answer after "other:".' });
       else free.push(forced);
       return;
     }
@@ -64,65 +67,90 @@ function readValues(question: PromptQuestion, values: readonly string[], ctx: Ct
       return;
     }
     const near = nearLabel(question, value);
-    if (near === undefined) free.push(value.trim());
+    const typed = value.trim();
+    if (near === undefined) free.push(typed);
     else {
-      const typed = value.trim();
-      refuse(
+      issues.push({
         index,
-        value,
-        `"${typed}" is not an option of ${question.header}: did you mean "${near}"? To give it as your own answer, send "other: ${typed}".`,
-      );
+        message: `"${typed}" is not an option of ${question.header}: did you mean "${near}"? To give it as your own answer, send "other: ${typed}".`,
+      });
     }
   });
-  if (refused) return undefined;
-  return canonicalValues(question, [...labels, ...free]).filter((v, i, all) => all.indexOf(v) === i);
+  if (issues.length > 0) return { ok: false, issues };
+  const read = canonicalValues(question, [...labels, ...free]).filter((v, i, all) => all.indexOf(v) === i);
+  if (read.length === 0) return { ok: false, issues: [{ message: "Give at least one non-blank value." }] };
+  if (!question.multiSelect && read.length > 1) {
+    return { ok: false, issues: [{ message: "This question takes one answer, not several." }] };
+  }
+  return { ok: true, values: read };
+}
+
+/** One answer as given: an array of strings, or one string (a one-value array). Built once. */
+const givenValues = z
+  .preprocess(
+    (given) => (typeof given === "string" ? [given] : given),
+    z.array(
+      z.string({ error: (issue) => `Give each value as a string, not ${describeValue(issue.input)}.` }),
+      {
+        error: (issue) => `Give the answer as an array of strings, not ${describeValue(issue.input)}.`,
+      },
+    ),
+  )
+  .optional();
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 /**
- * One question's answer: an array of strings (or one string), read by {@link readValues}, then at least
- * one value, and one only for a single-select question.
- */
-function answerSchema(question: PromptQuestion) {
-  const values = z.array(
-    z.string({ error: (issue) => `Give each value as a string, not ${describeValue(issue.input)}.` }),
-    {
-      error: (issue) =>
-        issue.input === undefined
-          ? `Answer "${question.id}" (${question.header}).`
-          : `Give the answer as an array of strings, not ${describeValue(issue.input)}.`,
-    },
-  );
-  return z
-    .preprocess((given) => (typeof given === "string" ? [given] : given), values)
-    .transform((values, ctx) => {
-      const read = readValues(question, values, ctx);
-      if (read === undefined) return z.NEVER;
-      if (read.length === 0)
-        ctx.addIssue({ code: "custom", input: values, message: "Give at least one non-blank value." });
-      else if (!question.multiSelect && read.length > 1) {
-        ctx.addIssue({
-          code: "custom",
-          input: values,
-          message: "This question takes one answer, not several.",
-        });
-      }
-      return read;
-    });
-}
-
-/**
- * The shape of operator answers for one prompt: `{ [questionId]: string | string[] }`, every question
- * answered, no other key; its output is the canonical {@link Answers}.
+ * The operator answers to one prompt: `{ [questionId]: string | string[] }` with no other key, every
+ * question answered ({@link readValues}, issues at `[id]` or `[id, index]`); the output is the canonical
+ * {@link Answers}. The shape is checked even where a value is refused, so one parse lists every problem.
  */
 function answersSchema(prompt: Prompt) {
   const ids = prompt.questions.map((question) => question.id);
   const first = prompt.questions[0];
   const example = JSON.stringify({ [first?.id ?? "deploy_target"]: [first?.options[0]?.label ?? "Staging"] });
-  return z.strictObject(Object.fromEntries(prompt.questions.map((q) => [q.id, answerSchema(q)])), {
+  const answers = z.strictObject(Object.fromEntries(ids.map((id) => [id, givenValues])), {
     error: (issue) =>
       issue.code === "unrecognized_keys"
         ? `The questions are: ${ids.join(", ")}.`
         : `answers must be an object like ${example}, not ${describeValue(issue.input)}.`,
+  });
+  const everyQuestion = z.superRefine<Record<string, unknown>>(
+    (given, ctx) => {
+      for (const question of prompt.questions) {
+        const values = given[question.id];
+        if (values === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            input: values,
+            path: [question.id],
+            message: `Answer "${question.id}" (${question.header}).`,
+          });
+          continue;
+        }
+        if (!isStringArray(values)) continue; // refused by the shape already
+        const read = readValues(question, values);
+        if (read.ok) continue;
+        for (const { index, message } of read.issues) {
+          const path = index === undefined ? [question.id] : [question.id, index];
+          ctx.addIssue({ code: "custom", input: values, path, message });
+        }
+      }
+    },
+    {
+      when: (payload) =>
+        typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value),
+    },
+  );
+  return answers.check(everyQuestion).transform((given): Answers => {
+    const out: Answers = {};
+    for (const question of prompt.questions) {
+      const read = readValues(question, given[question.id] ?? []);
+      if (read.ok) out[question.id] = read.values;
+    }
+    return out;
   });
 }
 
