@@ -63,9 +63,11 @@ export function textChat(options: { clock?: Clock } = {}) {
         text,
       });
     },
-    /** Resolves once the bot has sent a message containing `text`. */
-    async shows(text: string): Promise<ChatMessage> {
-      return until(() => messages.find((m) => m.text.includes(text)));
+    /** Resolves once the chat shows a message containing `text` (or matching it). */
+    async shows(text: string | RegExp): Promise<ChatMessage> {
+      const matches = (m: ChatMessage) =>
+        typeof text === "string" ? m.text.includes(text) : text.test(m.text);
+      return until(() => messages.find(matches));
     },
   };
 }
