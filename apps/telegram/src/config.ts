@@ -1,5 +1,5 @@
 /**
- * The channel's environment: which variables it reads ({@link telegramVariables}) and the checked
+ * The channel's environment: which variables it reads ({@link TELEGRAM_VARIABLES}) and the checked
  * configuration ({@link readTelegramConfig}). Light: core only, no SDK.
  */
 import {
@@ -41,7 +41,7 @@ export interface TelegramConfig {
 }
 
 /** Every variable the channel reads, for banners, `--help` and the README. */
-export const telegramVariables: readonly ChannelVariable[] = [
+export const TELEGRAM_VARIABLES: readonly ChannelVariable[] = [
   { name: "TELEGRAM_BOT_TOKEN", description: "Bot token from @BotFather", required: true, secret: true },
   {
     name: "TELEGRAM_API_ROOT",

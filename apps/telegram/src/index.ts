@@ -11,12 +11,12 @@ export { createChannelApi, IDEMPOTENT_METHODS } from "./api.ts";
 export { createTelegramChannel, type TelegramChannel, type TelegramChannelOptions } from "./channel.ts";
 export {
   readTelegramConfig,
+  TELEGRAM_VARIABLES,
   type TelegramConfig,
   type TelegramWebhookConfig,
-  telegramVariables,
 } from "./config.ts";
 export { formatConversation, parseConversation, type TelegramConversation } from "./conversation.ts";
-export { toChannelError } from "./errors.ts";
+export { isSettledEditError, toChannelError } from "./errors.ts";
 export * as telegramLimits from "./limits.ts";
 export { channelPlugin } from "./plugin.ts";
 export { type Polling, type PollingOptions, startPolling } from "./polling.ts";

@@ -3,7 +3,7 @@
  * reader and its conversation ids, without loading grammY — `create` loads the SDK-bound half.
  */
 import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
-import { readTelegramConfig, type TelegramConfig, telegramVariables } from "./config.ts";
+import { readTelegramConfig, TELEGRAM_VARIABLES, type TelegramConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
 /**
@@ -23,7 +23,7 @@ import { parseConversation } from "./conversation.ts";
 export const channelPlugin: ChannelPlugin<TelegramConfig> = {
   name: "telegram",
   title: "Telegram",
-  variables: telegramVariables,
+  variables: TELEGRAM_VARIABLES,
   enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readTelegramConfig,
   parseConversation,
