@@ -1,7 +1,6 @@
-import type { AskUserResult, QuestionRecord, QuestionStatus, Target, UserRef } from "@ask-user/core";
+import type { PublicQuestion, QuestionStatus, Target, UserRef } from "@ask-user/core";
 
-/** A question as the API shows it: the stored record without its secret action tokens, plus `result` once it ended. */
-export type PublicQuestion = Omit<QuestionRecord, "tokens"> & { result?: AskUserResult };
+export type { PublicQuestion };
 
 /** Where and for whom a question is asked (the options of `ask` and `create`). */
 export interface QuestionOptions {
