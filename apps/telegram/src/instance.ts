@@ -108,6 +108,8 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
     telegram.attach(broker);
     bot.on("callback_query", (ctx) => answerUnhandledTap(ctx, logger));
     if (webhook) {
+      // Served from now on: updates Telegram sends right after setWebhook are not bounced.
+      handler = createWebhookHandler(bot, { secretToken: webhook.secret, logger });
       const api = createChannelApi(config.token, bot.api.options);
       try {
         await api.setWebhook(webhook.url, {
@@ -117,7 +119,6 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
       } catch (error) {
         throw toChannelError(error, "setWebhook");
       }
-      handler = createWebhookHandler(bot, { secretToken: webhook.secret, logger });
     } else {
       polling = await startPolling(bot, {
         allowedUpdates: ALLOWED_UPDATES,
@@ -147,7 +148,7 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
       ? {
           listen: listenOf(webhook),
           handleWebhook: async (request: Request) =>
-            state === "running" && handler ? handler(request) : notReady(),
+            state !== "stopped" && handler ? handler(request) : notReady(),
         }
       : {}),
     initialize,

@@ -28,6 +28,19 @@ describe.each(MODES)("the creator's name in refusals (%s)", (mode) => {
     expect(await bobsAlert(running, GRACE.id)).toBe("This question is for Grace Hopper.");
   });
 
+  it("creates the question when the name look-up cannot reach Telegram, and core logs why", async () => {
+    const running = await start(mode);
+    running.tg.user(GRACE);
+    const held = running.tg.hold("getChat");
+    void running.tg.waitUntil(() => held.calls.length === 1).then(() => held.drop());
+    expect(await bobsAlert(running, GRACE.id)).toBe("This question is for someone else.");
+    expect(running.logger.lines).toEqual([
+      expect.stringMatching(
+        /^warn could not look up a name .*ChannelError: Could not reach Telegram for getChat: Network request for 'getChat' failed!/,
+      ),
+    ]);
+  });
+
   it("says 'someone else' for a user Telegram does not know, rather than their id", async () => {
     const running = await start(mode);
     const alert = await bobsAlert(running, 987654321);

@@ -53,6 +53,18 @@ describe("rendering, pure", () => {
     expect(new Set(data).size).toBe(data.length);
   });
 
+  it("cuts a button label longer than 64 UTF-16 units with an ellipsis, and keeps one of 64 whole", () => {
+    const record = sampleRecord();
+    const question = record.prompt.questions[0];
+    if (!question || !record.tokens[0]) throw new Error("sample has no question");
+    const emoji = "🚀".repeat(40); // 40 characters, 80 UTF-16 units
+    const options = [{ label: emoji }, { label: "x".repeat(64) }];
+    const keyboard = renderKeyboard({ ...question, options }, record.tokens[0], "en");
+    const [rocket, exact] = keyboard.inline_keyboard.map((row) => row[0]?.text ?? "");
+    expect(rocket).toBe(`${"🚀".repeat(31)}…`);
+    expect(exact).toBe("x".repeat(64));
+  });
+
   it("keeps a long single question whole: it fits one message with every description", () => {
     const record = recordFor(bigInput(1));
     const { html } = renderPrompt({ record, locale: "en", text: "", buttons: true });
