@@ -3,7 +3,7 @@ import { createAskUserMcpServer } from "@ask-user/agents/claude-agent-sdk";
 import { createAskUserClient } from "@ask-user/client";
 
 /** Query options that give Claude `ask_user`, answered through a running gateway (`pnpm start`). */
-export function askUserOptions(signal: AbortController): Options {
+export function askUserOptions(abort: AbortController): Options {
   const backend = createAskUserClient({
     url: process.env.ASK_USER_URL ?? "http://127.0.0.1:7310",
     token: process.env.ASK_USER_TOKEN,
@@ -11,7 +11,7 @@ export function askUserOptions(signal: AbortController): Options {
   return {
     mcpServers: { "ask-user": createAskUserMcpServer({ backend, runId: "deploy-1" }) },
     allowedTools: ["mcp__ask-user__ask_user"],
-    abortController: signal, // aborting cancels a question that is waiting
+    abortController: abort, // aborting cancels a question that is waiting
   };
 }
 
