@@ -89,7 +89,7 @@ describe.each(MODES)("buttons (%s)", (mode) => {
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Skipped.", show_alert: false });
     expect(await result(running, record.id)).toEqual({ status: "no_answer", reason: "skipped" });
     const summary = await edited(running, chatId, message.message_id);
-    expect(visible(summary.text)).toBe("⏭ Skipped — @ada");
+    expect(visible(summary.text)).toBe("⏭ Deploy — skipped by @ada");
     expect(summary.reply_markup).toBeUndefined();
   });
 

@@ -21,7 +21,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
     await clock.advance(900_000);
     expect(await result(running, record.id)).toEqual({ status: "no_answer", reason: "expired" });
     const summary = await edited(running, chatId, message.message_id);
-    expect([summary.text, summary.reply_markup]).toEqual(["⌛ Expired", undefined]);
+    expect([summary.text, summary.reply_markup]).toEqual(["⌛ Deploy — expired", undefined]);
 
     const late = ada.tap(chatId, message.message_id, callbackData(message, 0), { stale: true });
     expect(await ada.waitForAnswer(late)).toMatchObject({
@@ -43,7 +43,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
       show_alert: true,
     });
     expect(await result(running, record.id)).toEqual({ status: "no_answer", reason: "expired" });
-    expect((await edited(running, chatId, message.message_id)).text).toBe("⌛ Expired");
+    expect((await edited(running, chatId, message.message_id)).text).toBe("⌛ Deploy — expired");
   });
 
   it("edits the message when the question is cancelled or answered on another surface", async () => {
@@ -51,7 +51,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
     const cancelled = await ask(running, DEPLOY, String(ADA.id));
     await running.broker.cancel(cancelled.record.id);
     const summary = await edited(running, cancelled.chatId, cancelled.message.message_id);
-    expect([summary.text, summary.reply_markup]).toEqual(["✖ Cancelled", undefined]);
+    expect([summary.text, summary.reply_markup]).toEqual(["✖ Deploy — cancelled", undefined]);
 
     const web = await ask(running, DEPLOY, String(ADA.id));
     await running.broker.answer(
@@ -155,7 +155,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
       record: final,
       delivery,
       locale: "en",
-      summary: "✖ Cancelled",
+      summary: "✖ Deploy — cancelled", // what the message shows already
     });
     expect(running.tg.calls.at(-1)?.error?.description).toMatch(/^Bad Request: message is not modified/);
     expect(running.logger.lines).toEqual([]);

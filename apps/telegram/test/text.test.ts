@@ -112,7 +112,7 @@ describe.each(MODES)("text replies (%s)", (mode) => {
       botMessages(running.tg, chatId).find((m) => m.reply_to_message_id === first.message_id),
     );
     expect(followUp.text).toMatch(
-      /^Recorded: Deploy: Production\. Still needed: \n2\) Notify: Who should I tell\?/,
+      /^Recorded: Deploy: Production\.\nStill needed:\n2\) Notify: Who should I tell\?/,
     );
     expect((await running.broker.get(record.id))?.status).toBe("pending");
 
