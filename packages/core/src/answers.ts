@@ -34,29 +34,60 @@ export function canonicalValues(question: PromptQuestion, values: readonly strin
 /** Answers given directly (HTTP, web panel, MCP), checked against the prompt and made canonical. */
 export type AnswersCheck = { ok: true; answers: Answers } | { ok: false; issues: InputIssue[] };
 
-/** Why one question's answer was refused: at the answer (`index` undefined) or at one of its values. */
-interface ValueIssue {
-  index?: number;
-  message: string;
+type Issue = z.core.$ZodIssue;
+
+/** A value marked `other:` with nothing after it: refused by the shape, skipped by the reading. */
+function emptyOther(value: string): boolean {
+  return afterOtherPrefix(value) === "";
+}
+
+/** One value as given: a string, and not a bare `other:` marker. */
+const givenValue = z
+  .string({ error: (issue) => `Give each value as a string, not ${describeValue(issue.input)}.` })
+  .refine((value) => !emptyOther(value), { error: 'Write your own answer after "other:".' });
+
+/**
+ * The shape of operator answers, whatever the prompt: `{ [questionId]: string | string[] }` (one string
+ * is a one-value answer), each value a string and no bare `other:` marker; issues at `[id]` or
+ * `[id, index]`. `checkAnswers` adds what depends on the prompt.
+ *
+ * @example
+ * operatorAnswersSchema.parse({ deploy_target: "Production" }); // { deploy_target: ["Production"] }
+ */
+export const operatorAnswersSchema = z.record(
+  z.string(),
+  z.preprocess(
+    (given) => (typeof given === "string" ? [given] : given),
+    z.array(givenValue, {
+      error: (issue) => `Give the answer as an array of strings, not ${describeValue(issue.input)}.`,
+    }),
+  ),
+  {
+    error: (issue) =>
+      `answers must be an object like { "deploy_target": ["Staging"] } (question id → values), not ${describeValue(issue.input)}.`,
+  },
+);
+
+function issue(path: PropertyKey[], message: string): Issue {
+  return { code: "custom", path, message };
 }
 
 /**
  * One question's values read (blank ones dropped): `other: …` is free text as given after the marker,
  * a label (or its `compareKey` twin) is that label, a near miss of a label is refused with "did you
- * mean", anything else is free text; then at least one value, and one only for a single-select question.
+ * mean", anything else is free text; then at least one value, and one only for a single-select
+ * question. Issues at `[id, index]` or `[id]`; a bare `other:` is left to the shape.
  */
-function readValues(
-  question: PromptQuestion,
-  values: readonly string[],
-): { ok: true; values: string[] } | { ok: false; issues: ValueIssue[] } {
+function readValues(question: PromptQuestion, values: readonly string[], issues: Issue[]): string[] {
   const labels: string[] = [];
   const free: string[] = [];
-  const issues: ValueIssue[] = [];
+  const before = issues.length;
+  let refused = false;
   values.forEach((value, index) => {
     if (value.trim() === "") return;
     const forced = afterOtherPrefix(value);
     if (forced !== undefined) {
-      if (forced === "") issues.push({ index, message: 'Write your own answer after "other:".' });
+      if (forced === "") refused = true;
       else free.push(forced);
       return;
     }
@@ -70,88 +101,21 @@ function readValues(
     const typed = value.trim();
     if (near === undefined) free.push(typed);
     else {
-      issues.push({
-        index,
-        message: `"${typed}" is not an option of ${question.header}: did you mean "${near}"? To give it as your own answer, send "other: ${typed}".`,
-      });
+      const message = `"${typed}" is not an option of ${question.header}: did you mean "${near}"? To give it as your own answer, send "other: ${typed}".`;
+      issues.push(issue([question.id, index], message));
     }
   });
-  if (issues.length > 0) return { ok: false, issues };
   const read = canonicalValues(question, [...labels, ...free]).filter((v, i, all) => all.indexOf(v) === i);
-  if (read.length === 0) return { ok: false, issues: [{ message: "Give at least one non-blank value." }] };
-  if (!question.multiSelect && read.length > 1) {
-    return { ok: false, issues: [{ message: "This question takes one answer, not several." }] };
+  if (refused || issues.length > before) return read;
+  if (read.length === 0) issues.push(issue([question.id], "Give at least one non-blank value."));
+  else if (!question.multiSelect && read.length > 1) {
+    issues.push(issue([question.id], "This question takes one answer, not several."));
   }
-  return { ok: true, values: read };
+  return read;
 }
 
-/** One answer as given: an array of strings, or one string (a one-value array). Built once. */
-const givenValues = z
-  .preprocess(
-    (given) => (typeof given === "string" ? [given] : given),
-    z.array(
-      z.string({ error: (issue) => `Give each value as a string, not ${describeValue(issue.input)}.` }),
-      {
-        error: (issue) => `Give the answer as an array of strings, not ${describeValue(issue.input)}.`,
-      },
-    ),
-  )
-  .optional();
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "string");
-}
-
-/**
- * The operator answers to one prompt: `{ [questionId]: string | string[] }` with no other key, every
- * question answered ({@link readValues}, issues at `[id]` or `[id, index]`); the output is the canonical
- * {@link Answers}. The shape is checked even where a value is refused, so one parse lists every problem.
- */
-function answersSchema(prompt: Prompt) {
-  const ids = prompt.questions.map((question) => question.id);
-  const first = prompt.questions[0];
-  const example = JSON.stringify({ [first?.id ?? "deploy_target"]: [first?.options[0]?.label ?? "Staging"] });
-  const answers = z.strictObject(Object.fromEntries(ids.map((id) => [id, givenValues])), {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `The questions are: ${ids.join(", ")}.`
-        : `answers must be an object like ${example}, not ${describeValue(issue.input)}.`,
-  });
-  const everyQuestion = z.superRefine<Record<string, unknown>>(
-    (given, ctx) => {
-      for (const question of prompt.questions) {
-        const values = given[question.id];
-        if (values === undefined) {
-          ctx.addIssue({
-            code: "custom",
-            input: values,
-            path: [question.id],
-            message: `Answer "${question.id}" (${question.header}).`,
-          });
-          continue;
-        }
-        if (!isStringArray(values)) continue; // refused by the shape already
-        const read = readValues(question, values);
-        if (read.ok) continue;
-        for (const { index, message } of read.issues) {
-          const path = index === undefined ? [question.id] : [question.id, index];
-          ctx.addIssue({ code: "custom", input: values, path, message });
-        }
-      }
-    },
-    {
-      when: (payload) =>
-        typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value),
-    },
-  );
-  return answers.check(everyQuestion).transform((given): Answers => {
-    const out: Answers = {};
-    for (const question of prompt.questions) {
-      const read = readValues(question, given[question.id] ?? []);
-      if (read.ok) out[question.id] = read.values;
-    }
-    return out;
-  });
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -159,18 +123,46 @@ function answersSchema(prompt: Prompt) {
  * single-select question), no unknown ids. A value that is a label (ignoring case, quotes, spacing and
  * `(Recommended)`) is that option; one that is close to a label (punctuation, a small typo) is refused with
  * "did you mean …"; a value starting with `other:` is free text as given after the prefix; anything else
- * is free text. Every problem is listed, each with its path (`answers.deploy_target[0]`).
+ * is free text. The shape is {@link operatorAnswersSchema}; every problem is listed, each with its path
+ * (`answers.deploy_target[0]`).
  *
  * @example
  * const checked = checkAnswers(prompt, { deploy_target: ["production"] });
  * // { ok: true, answers: { deploy_target: ["Production"] } }
  */
 export function checkAnswers(prompt: Prompt, raw: unknown): AnswersCheck {
-  const parsed = answersSchema(prompt).safeParse(raw);
-  if (parsed.success) return { ok: true, answers: parsed.data };
-  const issues = toInputIssues(parsed.error.issues, {
-    prefix: "answers",
-    unknownKey: (key) => `No question has the id "${key}".`,
-  });
-  return { ok: false, issues };
+  const shape = operatorAnswersSchema.safeParse(raw);
+  const shapeIssues = shape.success ? [] : shape.error.issues;
+  const issues: Issue[] = [];
+  const answers: Answers = {};
+  if (isRecord(raw)) {
+    const ids = prompt.questions.map((question) => question.id);
+    const unknown = Object.keys(raw).filter((key) => !ids.includes(key));
+    if (unknown.length > 0) {
+      issues.push({
+        code: "unrecognized_keys",
+        keys: unknown,
+        path: [],
+        message: `The questions are: ${ids.join(", ")}.`,
+      });
+    }
+    // Question by question, in the prompt's order: its shape issues, then what the prompt says.
+    for (const question of prompt.questions) {
+      const given = raw[question.id];
+      if (given === undefined) {
+        issues.push(issue([question.id], `Answer "${question.id}" (${question.header}).`));
+        continue;
+      }
+      issues.push(...shapeIssues.filter((shapeIssue) => shapeIssue.path[0] === question.id));
+      const values = typeof given === "string" ? [given] : given;
+      if (Array.isArray(values) && values.every((value) => typeof value === "string")) {
+        answers[question.id] = readValues(question, values, issues);
+      }
+    }
+  } else {
+    issues.push(...shapeIssues);
+  }
+  if (issues.length === 0) return { ok: true, answers };
+  const unknownKey = (key: string) => `No question has the id "${key}".`;
+  return { ok: false, issues: toInputIssues(issues, { prefix: "answers", unknownKey }) };
 }

@@ -3,7 +3,7 @@
  * reply parser, text rendering, the button codec, the broker (lifecycle, deadlines, routing) and the
  * store and channel ports.
  */
-export { type AnswersCheck, canonicalValues, checkAnswers } from "./answers.ts";
+export { type AnswersCheck, canonicalValues, checkAnswers, operatorAnswersSchema } from "./answers.ts";
 export {
   type AskOptions,
   type AskUserBroker,

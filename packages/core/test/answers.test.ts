@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAnswers } from "../src/answers.ts";
+import { checkAnswers, operatorAnswersSchema } from "../src/answers.ts";
 import { nearLabel } from "../src/near-label.ts";
 import type { Prompt, PromptQuestion } from "../src/schema.ts";
 
@@ -102,7 +102,7 @@ describe("operator answers", () => {
         {
           path: "answers",
           message:
-            'answers must be an object like {"deploy_target":["Staging (Recommended)"]}, not an array.',
+            'answers must be an object like { "deploy_target": ["Staging"] } (question id → values), not an array.',
         },
       ],
     });
@@ -121,5 +121,25 @@ describe("operator answers", () => {
       ok: false,
       issues: [{ path: "answers.deploy_target", message: "Give at least one non-blank value." }],
     });
+  });
+
+  it("refuses a bare other: marker once, at its index", () => {
+    expect(checkAnswers(prompt, { deploy_target: ["other:  "], regions: ["EU"] })).toEqual({
+      ok: false,
+      issues: [{ path: "answers.deploy_target[0]", message: 'Write your own answer after "other:".' }],
+    });
+  });
+});
+
+describe("operatorAnswersSchema, the shape whatever the prompt", () => {
+  it("reads one string as a one-value answer and points at each bad value", () => {
+    expect(operatorAnswersSchema.parse({ deploy_target: "Production" })).toEqual({
+      deploy_target: ["Production"],
+    });
+    const parsed = operatorAnswersSchema.safeParse({ regions: ["EU", 7, "other:"] });
+    expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [["regions", 1], "Give each value as a string, not a number."],
+      [["regions", 2], 'Write your own answer after "other:".'],
+    ]);
   });
 });
