@@ -86,7 +86,7 @@ describe("normalizeAskUserInput on arbitrary input", () => {
     );
   });
 
-  it("returns a valid prompt whenever it accepts, which the zod schema accepts too", () => {
+  it("returns a valid prompt whenever it accepts, which normalises to itself", () => {
     let accepted = 0;
     fc.assert(
       fc.property(fc.oneof(nearlyValid, validInput), (raw) => {
@@ -98,6 +98,7 @@ describe("normalizeAskUserInput on arbitrary input", () => {
         }
         accepted++;
         expect(askUserInputSchema.safeParse(prompt).success).toBe(true);
+        expect(normalizeAskUserInput(prompt)).toEqual(prompt);
         expect(prompt.timeoutSeconds).toBeGreaterThanOrEqual(30);
         expect(prompt.timeoutSeconds).toBeLessThanOrEqual(3600);
         expect(prompt.questions.length).toBeGreaterThanOrEqual(1);
