@@ -103,7 +103,9 @@ describe("renderSummary", () => {
       resolvedBy: { channel: "slack", userId: "U1", displayName: "@bob" },
     });
     expect(renderSummary(record, { locale: "en" })).toBe("✅ Env: Staging · Regions: EU, Asia, Mars — @bob");
-    expect(renderSummary(sampleRecord({ status: "expired" }), { locale: "de" })).toBe("⌛ Deploy — abgelaufen");
+    expect(renderSummary(sampleRecord({ status: "expired" }), { locale: "de" })).toBe(
+      "⌛ Deploy — abgelaufen",
+    );
     const skipped = sampleRecord({
       prompt: several,
       status: "skipped",
