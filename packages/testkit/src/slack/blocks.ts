@@ -2,6 +2,9 @@
  * Block Kit validation: the limits Bolt and the WebClient do not check. Every problem is reported at
  * once, in Slack's wording: `must be less than 76 characters [json-pointer:/blocks/2/elements/0/text/text]`.
  */
+
+import { at, optString, type Problems, textObject, tooLong } from "./block-checks.ts";
+import { checkChoices } from "./choices.ts";
 import {
   ACTION_ID_MAX_CHARS,
   ACTIONS_ELEMENTS_MAX,
@@ -30,39 +33,6 @@ import { isObject } from "./params.ts";
 
 /** Where blocks live: messages allow 50 and no input blocks; modals allow 100. */
 export type Surface = "message" | "modal";
-
-type Problems = string[];
-
-const at = (path: string) => `[json-pointer:${path}]`;
-
-function tooLong(problems: Problems, value: string, max: number, path: string): void {
-  if (value.length > max) problems.push(`must be less than ${max + 1} characters ${at(path)}`);
-}
-
-function optString(problems: Problems, value: unknown, max: number, path: string): void {
-  if (value === undefined) return;
-  if (typeof value !== "string") problems.push(`must be a string ${at(path)}`);
-  else tooLong(problems, value, max, path);
-}
-
-/** A text object: `{ type: "plain_text" | "mrkdwn", text }`, 1..max characters. */
-function textObject(problems: Problems, value: unknown, path: string, max: number, plainOnly: boolean): void {
-  if (!isObject(value)) {
-    problems.push(`must provide an object ${at(path)}`);
-    return;
-  }
-  const types = plainOnly ? ["plain_text"] : ["plain_text", "mrkdwn"];
-  if (typeof value.type !== "string" || !types.includes(value.type)) {
-    problems.push(`must be a valid enum value ${at(`${path}/type`)}`);
-  }
-  if (typeof value.text !== "string") {
-    problems.push(`must provide a string ${at(`${path}/text`)}`);
-  } else if (value.text.length === 0) {
-    problems.push(`must be more than 0 characters ${at(`${path}/text`)}`);
-  } else {
-    tooLong(problems, value.text, max, `${path}/text`);
-  }
-}
 
 function actionId(
   problems: Problems,
@@ -98,6 +68,7 @@ function element(problems: Problems, value: unknown, path: string, seen: Set<str
   }
   actionId(problems, value, path, seen);
   if (value.type === "button") button(problems, value, path);
+  if (value.type === "radio_buttons" || value.type === "checkboxes") checkChoices(problems, value, path);
   if (value.type === "plain_text_input")
     problems.push(`plain_text_input is only allowed in input blocks ${at(path)}`);
 }
@@ -212,6 +183,8 @@ function block(problems: Problems, value: unknown, path: string, surface: Surfac
       }
       actionId(problems, input, `${path}/element`, actionIds);
       if (input.type === "plain_text_input") plainTextInput(problems, input, `${path}/element`);
+      if (input.type === "radio_buttons" || input.type === "checkboxes")
+        checkChoices(problems, input, `${path}/element`);
       return;
     }
     default:

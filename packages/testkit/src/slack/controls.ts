@@ -2,27 +2,53 @@
 import { isObject } from "./params.ts";
 import type { FakeSlackMessage, SlackBlock } from "./types.ts";
 
-/** A button on a message, with its block. */
-export interface Button {
+/** An interactive element on a message (a button, a choice group), with its block. */
+export interface Control {
   block_id: string;
   element: Record<string, unknown>;
 }
 
-/** The buttons of a message (in actions blocks and section accessories). */
-export function buttons(message: FakeSlackMessage): Button[] {
-  const out: Button[] = [];
+/** A button on a message, with its block. */
+export type Button = Control;
+
+/** The interactive elements of a message: in actions blocks and section accessories. */
+function controls(message: FakeSlackMessage): Control[] {
+  const out: Control[] = [];
   for (const block of message.blocks) {
     const blockId = typeof block.block_id === "string" ? block.block_id : "";
     const elements =
       block.type === "actions" && Array.isArray(block.elements) ? block.elements : [block.accessory];
     for (const element of elements) {
-      if (isObject(element) && element.type === "button") out.push({ block_id: blockId, element });
+      if (isObject(element) && typeof element.type === "string") out.push({ block_id: blockId, element });
     }
   }
   return out;
 }
 
-/** A button's label. */
+/** The buttons of a message (in actions blocks and section accessories). */
+export function buttons(message: FakeSlackMessage): Button[] {
+  return controls(message).filter((c) => c.element.type === "button");
+}
+
+/** The radio button and checkbox groups of a message. */
+export function choiceGroups(message: FakeSlackMessage): Control[] {
+  return controls(message).filter(
+    (c) => c.element.type === "radio_buttons" || c.element.type === "checkboxes",
+  );
+}
+
+/** The options of a choice group. */
+export function optionsOf(element: Record<string, unknown>): Record<string, unknown>[] {
+  return Array.isArray(element.options) ? element.options.filter(isObject) : [];
+}
+
+/** What a choice group shows selected when it loads: its `initial_option` or `initial_options`. */
+export function initialSelection(element: Record<string, unknown>): Record<string, unknown>[] {
+  if (isObject(element.initial_option)) return [element.initial_option];
+  return Array.isArray(element.initial_options) ? element.initial_options.filter(isObject) : [];
+}
+
+/** A button's label, or an option's text. */
 export function buttonText(element: Record<string, unknown>): string {
   return isObject(element.text) && typeof element.text.text === "string" ? element.text.text : "";
 }

@@ -12,15 +12,18 @@
  */
 export { checkBlocks, checkView, type Surface } from "./blocks.ts";
 export type { HeldCalls } from "./hold.ts";
+export type { ChooseOptions, ClickOptions } from "./interactions.ts";
 export * as slackLimits from "./limits.ts";
 export { createFakeSlack, type FakeSlack, type FakeSlackOptions } from "./server.ts";
 export { signedHeaders, signSlackRequest } from "./signer.ts";
+export { messageText } from "./text.ts";
 export type { HttpDeliveryOptions } from "./transport.ts";
 export type {
   ApiCall,
   Delivery,
   Failure,
   FakeEphemeral,
+  FakeReaction,
   FakeSlackMessage,
   FakeView,
   Interaction,
@@ -29,4 +32,4 @@ export type {
   SlackBlock,
   SlackUserInit,
 } from "./types.ts";
-export type { ClickOptions, FakeSlackUser, SayOptions } from "./users.ts";
+export type { FakeSlackUser, SayOptions } from "./users.ts";

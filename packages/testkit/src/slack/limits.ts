@@ -32,6 +32,17 @@ export const HEADER_TEXT_MAX_CHARS = 150;
 /** Button `text` (plain_text). */
 export const BUTTON_TEXT_MAX_CHARS = 75;
 
+/** Options of a `radio_buttons` or `checkboxes` group: at least 1, at most 10. */
+export const CHOICE_OPTIONS_MAX = 10;
+
+/**
+ * An option object: `text` (plain_text or, in radio buttons and checkboxes, mrkdwn) and its plain_text
+ * `description` at most 75 characters each; `value` at most 75.
+ */
+export const OPTION_TEXT_MAX_CHARS = 75;
+export const OPTION_DESCRIPTION_MAX_CHARS = 75;
+export const OPTION_VALUE_MAX_CHARS = 75;
+
 /** `action_id` of an interactive element, and `block_id` of a block. */
 export const ACTION_ID_MAX_CHARS = 255;
 export const BLOCK_ID_MAX_CHARS = 255;

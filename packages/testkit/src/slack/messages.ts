@@ -63,6 +63,7 @@ export function messageObject(state: State, message: FakeSlackMessage): Record<s
   if (message.blocks.length > 0) out.blocks = structuredClone(message.blocks);
   if (message.thread_ts !== undefined) out.thread_ts = message.thread_ts;
   if (message.edited !== undefined) out.edited = { ...message.edited };
+  if (message.reactions !== undefined) out.reactions = structuredClone(message.reactions);
   return out;
 }
 
@@ -119,6 +120,37 @@ export function updateMessage(state: State, params: Params): Record<string, unkn
   };
   storeMessage(state, next);
   return { channel, ts, text: next.text, message: messageObject(state, next) };
+}
+
+/** An emoji name as `reactions.add` takes it: `white_check_mark`, `+1`, `thumbsup::skin-tone-2`. */
+const EMOJI_NAME = /^[a-z0-9_+'-]+(::skin-tone-[2-6])?$/;
+
+/**
+ * `reactions.add`: the app's bot user adds the emoji `name` to the message at `channel` + `timestamp`.
+ * Without both → `no_item_specified`; a name that is no emoji name → `invalid_name`; the same emoji twice
+ * → `already_reacted`.
+ */
+export function addReaction(state: State, params: Params): Record<string, unknown> {
+  const channelId = optStr(params, "channel");
+  const ts = optStr(params, "timestamp");
+  if (channelId === undefined || ts === undefined) throw new ApiError("no_item_specified");
+  const channel = resolveChannel(state, channelId, false);
+  const name = reqStr(params, "name", "invalid_name");
+  if (!EMOJI_NAME.test(name)) throw new ApiError("invalid_name");
+  const message = findMessage(state, channel, ts);
+  if (!message) throw new ApiError("message_not_found");
+  const reactions = message.reactions ?? [];
+  const user = state.app.botUserId;
+  const existing = reactions.find((r) => r.name === name);
+  if (existing?.users.includes(user)) throw new ApiError("already_reacted");
+  if (existing) {
+    existing.users.push(user);
+    existing.count += 1;
+  } else {
+    reactions.push({ name, users: [user], count: 1 });
+  }
+  storeMessage(state, { ...message, reactions });
+  return {};
 }
 
 /** `chat.postEphemeral`: only `user` sees it. */

@@ -1,7 +1,7 @@
 /** The Web API methods the fake answers, and the dispatcher that checks tokens, records calls and fails on demand. */
 import { checkView } from "./blocks.ts";
 import { TRIGGER_ID_TTL_MS } from "./limits.ts";
-import { postEphemeral, postMessage, updateMessage } from "./messages.ts";
+import { addReaction, postEphemeral, postMessage, updateMessage } from "./messages.ts";
 import {
   ApiError,
   isObject,
@@ -23,6 +23,8 @@ export interface ApiAnswer {
   status: number;
   headers: Record<string, string>;
   body: Record<string, unknown> | string;
+  /** The work is done but the connection is cut instead of answering (`{ answerLost: true }`). */
+  cut?: true;
 }
 
 function authTest(state: State): Record<string, unknown> {
@@ -123,6 +125,7 @@ const methods: Record<string, Handler> = {
   "chat.update": updateMessage,
   "chat.postEphemeral": postEphemeral,
   "conversations.open": conversationsOpen,
+  "reactions.add": addReaction,
   "users.info": usersInfo,
   "views.open": viewsOpen,
 };
@@ -131,7 +134,7 @@ function json(body: Record<string, unknown>, status = 200, headers: Record<strin
   return { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body };
 }
 
-function failureAnswer(failure: Failure): ApiAnswer {
+function failureAnswer(failure: Exclude<Failure, { answerLost: true }>): ApiAnswer {
   if ("ratelimited" in failure) {
     return json({ ok: false, error: "ratelimited" }, 429, { "retry-after": String(failure.ratelimited) });
   }
@@ -180,12 +183,16 @@ export function invoke(
     return finish(json({ ok: false, error: given === other ? "not_allowed_token_type" : "invalid_auth" }));
   }
   const failure = state.failures.get(method)?.shift();
-  if (failure) return finish(failureAnswer(failure));
+  const lost = failure !== undefined && "answerLost" in failure;
+  if (failure && !("answerLost" in failure)) return finish(failureAnswer(failure));
   if (isApp) return finish(json({ ok: true, url: openSocket() }));
   const handler = methods[method];
   if (!handler) return finish(json({ ok: false, error: "unknown_method" }));
   try {
-    return finish(json({ ok: true, ...handler(state, params) }));
+    const answer = json({ ok: true, ...handler(state, params) });
+    if (!lost) return finish(answer);
+    call.error = "answer lost (done, then the connection was cut)";
+    return finish({ ...answer, cut: true });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return finish(json({ ok: false, error: error.error, ...error.extra }, error.status));

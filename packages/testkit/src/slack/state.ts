@@ -89,6 +89,12 @@ export interface State {
   views: Map<string, FakeView>;
   triggers: Map<string, Trigger>;
   responseUrls: Map<string, ResponseUrl>;
+  /**
+   * What each person's Slack client shows selected in a choice group they changed, by
+   * `user channel ts block_id action_id`: kept while the message keeps that block, as Slack's client
+   * keeps it (a new `block_id` shows the group's initial options again).
+   */
+  selections: Map<string, Record<string, unknown>[]>;
   users: Map<string, SlackUserInit>;
   /** DM conversation id by user id. */
   dms: Map<string, string>;
@@ -138,6 +144,7 @@ export function createState(app: InstalledApp, behaviour: Behaviour): State {
     views: new Map(),
     triggers: new Map(),
     responseUrls: new Map(),
+    selections: new Map(),
     users: new Map(),
     dms: new Map(),
     failures: new Map(),

@@ -37,6 +37,15 @@ export interface FakeSlackMessage {
   edited?: { user: string; ts: string };
   /** How many times the message was edited. */
   edits: number;
+  /** Emoji reactions (`reactions.add`), as Slack lists them on a message. */
+  reactions?: FakeReaction[];
+}
+
+/** One emoji on a message and who added it. */
+export interface FakeReaction {
+  name: string;
+  users: string[];
+  count: number;
 }
 
 /** A message only one user can see (`chat.postEphemeral`, or a `response_url` post). */
@@ -93,7 +102,12 @@ export type Failure =
   /** HTTP 429 with `Retry-After: seconds` and `{ ok: false, error: "ratelimited" }`. */
   | { ratelimited: number }
   /** An HTTP error without a Slack body. */
-  | { status: 500 | 502 | 503 };
+  | { status: 500 | 502 | 503 }
+  /**
+   * Slack carries the call out (the message is posted, the edit made), then the connection is cut
+   * before the answer: the caller sees a network failure and cannot know it happened.
+   */
+  | { answerLost: true };
 
 /** How the fake handed a request to the app, and what came back. */
 export interface Delivery {

@@ -1,7 +1,7 @@
 /** Fake users: they write messages, tap buttons and submit modals, which the fake hands to the app. */
 import { randomBytes, randomUUID } from "node:crypto";
 import { buttons, buttonText, inputValues } from "./controls.ts";
-import { messageObject } from "./messages.ts";
+import { type ChooseOptions, type ClickOptions, createInteractions } from "./interactions.ts";
 import { isObject } from "./params.ts";
 import {
   channelType,
@@ -36,15 +36,6 @@ export interface SayOptions {
   raw?: boolean;
 }
 
-/** Options of {@link FakeSlackUser.click}. */
-export interface ClickOptions {
-  /**
-   * Click even if the message has no such button (a stale message on the user's screen). By default a
-   * click on a button that is not there throws: no user could do it.
-   */
-  stale?: boolean;
-}
-
 /** A person in the fake workspace, driving the app under test. */
 export interface FakeSlackUser {
   readonly id: string;
@@ -61,6 +52,13 @@ export interface FakeSlackUser {
   press(channel: string, ts: string, buttonText: string): Promise<Interaction>;
   /** Clicks the button with this `action_id`. */
   click(channel: string, ts: string, actionId: string, options?: ClickOptions): Promise<Interaction>;
+  /**
+   * Selects the radio button, or ticks or unticks the checkbox, whose option text is `optionText` (a
+   * `block_actions` with the group's whole selection as this person's client shows it: the group's
+   * initial options until they change it, while the message keeps that block). Selecting the radio
+   * button that is selected already throws: Slack's client sends nothing then.
+   */
+  choose(channel: string, ts: string, optionText: string, options?: ChooseOptions): Promise<Interaction>;
   /**
    * Submits an open modal (a `view_submission`): a string fills its only text input, an object fills
    * inputs by `action_id`. Like Slack's client, refuses to send an empty required input or text over
@@ -90,64 +88,7 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
     state.triggers.set(triggerId, { user: info.id, issuedAt: state.now(), exchanged: false });
     return triggerId;
   };
-
-  const click = async (channel: string, ts: string, actionId: string, options: ClickOptions = {}) => {
-    const message = findMessage(state, channel, ts);
-    if (!message) throw new Error(`fake Slack: no message ${ts} in ${channel}`);
-    const found = buttons(message).find((b) => b.element.action_id === actionId);
-    if (!found && !options.stale) {
-      throw new Error(`fake Slack: message ${ts} in ${channel} has no button with action_id "${actionId}"`);
-    }
-    const triggerId = issueTrigger();
-    const responseId = randomUUID();
-    state.responseUrls.set(responseId, {
-      channel,
-      user: info.id,
-      messageTs: ts,
-      issuedAt: state.now(),
-      uses: 0,
-    });
-    const element = found?.element ?? {
-      type: "button",
-      action_id: actionId,
-      text: { type: "plain_text", text: "?" },
-    };
-    const action: Record<string, unknown> = {
-      action_id: actionId,
-      block_id: found?.block_id ?? "stale",
-      text: element.text,
-      type: "button",
-      action_ts: `${Math.floor(state.now() / 1000)}.${randomBytes(3).toString("hex")}`,
-    };
-    if (element.value !== undefined) action.value = element.value;
-    const container: Record<string, unknown> = {
-      type: "message",
-      message_ts: ts,
-      channel_id: channel,
-      is_ephemeral: false,
-    };
-    if (message.thread_ts !== undefined) container.thread_ts = message.thread_ts;
-    const body = {
-      type: "block_actions",
-      user: userObject,
-      api_app_id: state.app.appId,
-      token: "fake-verification-token",
-      container,
-      trigger_id: triggerId,
-      team: { ...state.team },
-      enterprise: null,
-      is_enterprise_install: false,
-      channel: {
-        id: channel,
-        name: channelType(channel) === "im" ? "directmessage" : `chan-${channel.toLowerCase()}`,
-      },
-      message: messageObject(state, message),
-      state: { values: {} },
-      response_url: `${state.origin}/response/${responseId}`,
-      actions: [action],
-    };
-    return { ...(await deliver(state, body)), triggerId };
-  };
+  const { click, choose } = createInteractions(state, info);
 
   return {
     id: info.id,
@@ -189,6 +130,7 @@ export function createFakeSlackUser(state: State, info: SlackUserInit): FakeSlac
       return click(channel, ts, String(found.element.action_id ?? ""));
     },
     click,
+    choose,
     async submit(viewId, values) {
       const view = state.views.get(viewId);
       if (!view?.open) throw new Error(`fake Slack: no open view ${viewId}`);
