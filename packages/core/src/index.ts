@@ -85,6 +85,7 @@ export {
   SUMMARY_MAX_LENGTH,
 } from "./render.ts";
 export { askUserResultSchema } from "./result-schema.ts";
+export { askUserResultText } from "./result-text.ts";
 export {
   type AskUserInput,
   askUserInputSchema,

@@ -1,6 +1,7 @@
 import {
   type AskUserResult,
   askUserResultSchema,
+  askUserResultText,
   askUserTool,
   type InputIssue,
   InvalidAskUserInputError,
@@ -128,29 +129,8 @@ export function issuesText(issues: Array<{ path: string; message: string }>): st
   return `The ask_user input has ${count}; fix ${issues.length === 1 ? "it" : "them all"} and call again:\n${lines.join("\n")}`;
 }
 
-const NO_ANSWER_TEXT: Record<Extract<AskUserResult, { status: "no_answer" }>["reason"], string> = {
-  expired: "no_answer (expired): continue with your best judgment",
-  skipped: "no_answer (skipped): the user chose not to answer; continue with your best judgment",
-  cancelled: "no_answer (cancelled): the question was cancelled; continue with your best judgment",
-  undeliverable:
-    "no_answer (undeliverable): the question could not be delivered; continue with your best judgment",
-};
-
 /**
- * The one-line text a model reads: `answered: deploy_target = Production`, several questions joined by
- * `; `, or `no_answer (expired): continue with your best judgment`. Values that contain a comma, a
- * semicolon or a line break are written as a JSON array so that the line stays unambiguous.
+ * The one-line text a model reads (core's `askUserResultText`): `answered: deploy_target = Production`,
+ * or `no_answer (expired): continue with your best judgment`.
  */
-export function resultText(result: AskUserResult, prompt?: Prompt): string {
-  if (result.status === "no_answer") return NO_ANSWER_TEXT[result.reason];
-  const answers = result.answers.answers;
-  const order = prompt?.questions.map((q) => q.id).filter((id) => answers[id] !== undefined) ?? [];
-  const ids = [...order, ...Object.keys(answers).filter((id) => !order.includes(id))];
-  const parts = ids.map((id) => `${id} = ${valuesText(answers[id] ?? [])}`);
-  return `answered: ${parts.join("; ")}`;
-}
-
-function valuesText(values: string[]): string {
-  if (values.length === 0) return "(nothing)";
-  return values.some((value) => /[,;\n\r]/.test(value)) ? JSON.stringify(values) : values.join(", ");
-}
+export const resultText: (result: AskUserResult, prompt?: Prompt) => string = askUserResultText;
