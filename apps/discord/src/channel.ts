@@ -1,30 +1,19 @@
 /** The Discord channel: core's `Channel` port on a discord.js `Client` the host already has. */
 import {
   type AskUserBroker,
-  AskUserError,
   type Channel,
   type ChannelLogger,
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
-  describeError,
 } from "@ask-user/core";
-import {
-  type APIAllowedMentions,
-  type Client,
-  Events,
-  GatewayIntentBits,
-  type Interaction,
-  type Message,
-  Partials,
-} from "discord.js";
-import { formatConversation, parseConversation } from "./conversation.ts";
-import { isSettledEditError } from "./errors.ts";
+import { type Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from "discord.js";
 import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
-import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEFER_AFTER_MS } from "./limits.ts";
-import { mentionOf, renderNotice, renderSummaryNotice } from "./notice.ts";
-import { createOutbound, promptNonce } from "./outbound.ts";
-import { missingIntentHint, renderButtonPrompt, renderTextPrompt } from "./render.ts";
+import { DEFER_AFTER_MS } from "./limits.ts";
+import { createMessageStates } from "./message-state.ts";
+import { createOutbound } from "./outbound.ts";
+import { createPort, formView, type PortDeps } from "./port.ts";
+import { missingIntentHint, type PromptContext } from "./render.ts";
 
 /** Options of {@link createDiscordChannel}. */
 export interface DiscordChannelOptions {
@@ -81,8 +70,6 @@ export interface DiscordChannel {
   noMessageContent(): void;
 }
 
-const NO_MENTIONS: APIAllowedMentions = { parse: [] };
-
 /**
  * Mounts ask-user on a discord.js client, in two steps: this creates the channel (pass
  * `discord.channel` to `createAskUser`); `discord.attach(broker)` then adds one `interactionCreate` and
@@ -126,87 +113,23 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
   const outbound = createOutbound(client);
   const coordination = options.coordination ?? createMemoryCoordination();
   const botId = () => client.user?.id ?? options.botId ?? "";
-  /** Taps being answered and messages already updated in place: shared by inbound and `finalize`. */
-  const inPlace: InboundContext["inPlace"] = new Map();
-  const updated: InboundContext["updated"] = new Map();
-
-  const channel: Channel = {
+  /** What taps, finalize and refresh know of the prompt messages (shared, so their edits stay in order). */
+  const states = createMessageStates();
+  const deps: PortDeps = {
     name,
-    capabilities: {
-      buttons: true,
-      edit: true,
-      privateNotices: true,
-      maxButtons: BUTTONS_MAX,
-      maxButtonLabel: BUTTON_LABEL_MAX_CHARS,
-      ingress: "connection",
-    },
-    isDirect: (conversation) => parseConversation(conversation)?.kind === "user",
-    async deliver({ record, locale, text, buttons }) {
-      const conversation = record.target?.conversation;
-      if (conversation === undefined)
-        throw new AskUserError("invalid_input", "The question has no target conversation.");
-      const target = await outbound.target(conversation);
-      const hint = !target.dm && !messageContent ? missingIntentHint(locale, botId()) : undefined;
-      const context = hint === undefined ? { locale } : { locale, hint };
-      const payload = buttons
-        ? renderButtonPrompt(record, context)
-        : { content: renderTextPrompt(record, text, context), components: [] };
-      // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
-      const messageId = await outbound.send(target.channelId, {
-        ...payload,
-        allowed_mentions: NO_MENTIONS,
-        nonce: promptNonce(record.id),
-        enforce_nonce: true,
-      });
-      return { messageId };
-    },
-    async finalize({ record, delivery, summary }) {
-      // A tap that resolved the question updates its message in place (type 7): no second edit.
-      const taps = inPlace.get(delivery.messageId);
-      if (taps && (await Promise.all([...taps])).some(Boolean)) return;
-      if (updated.has(delivery.messageId)) return;
-      try {
-        const target = await outbound.target(delivery.conversation);
-        await outbound.edit(target.channelId, delivery.messageId, {
-          content: renderSummaryNotice(summary, record.resolvedBy, name),
-          components: [],
-          allowed_mentions: NO_MENTIONS,
-        });
-      } catch (error) {
-        if (!isSettledEditError(error)) throw error;
-      }
-    },
-    async notify({ conversation, text, userId, private: only, replyTo }) {
-      const content = renderNotice(text);
-      const target = await outbound.target(conversation);
-      if (only && userId !== undefined && !target.dm) {
-        // No ephemeral messages outside interactions: tell the person in their DM instead.
-        try {
-          const dm = await outbound.dm(userId);
-          const messageId = await outbound.send(dm.channelId, { content, allowed_mentions: NO_MENTIONS });
-          // A reply to it comes from the DM, so that is where it is remembered.
-          return { messageId, conversation: formatConversation({ kind: "user", id: userId }) };
-        } catch (error) {
-          logger.warn(
-            { channel: name, userId, err: describeError(error) },
-            "Discord: private notice by DM failed",
-          );
-        }
-      }
-      const messageId = await outbound.send(target.channelId, {
-        content,
-        allowed_mentions: { parse: [], replied_user: false },
-        ...(replyTo === undefined
-          ? {}
-          : { message_reference: { message_id: replyTo, fail_if_not_exists: false } }),
-      });
-      return { messageId };
-    },
-    async displayName(userId) {
-      // `<@id>`: every client shows the name; every message is sent with mentions suppressed.
-      return mentionOf(userId);
+    logger,
+    outbound,
+    states,
+    context(locale, dm, forName): PromptContext {
+      const hint = !dm && !messageContent ? missingIntentHint(locale, botId()) : undefined;
+      return {
+        locale,
+        ...(hint === undefined ? {} : { hint }),
+        ...(forName === undefined ? {} : { forName }),
+      };
     },
   };
+  const channel: Channel = createPort(deps);
 
   let inbound: InboundContext | undefined;
   const interactionListener = (interaction: Interaction) => {
@@ -235,8 +158,8 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
         name,
         logger,
         deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
-        inPlace,
-        updated,
+        messages: states,
+        view: (record, dm) => formView(deps, record, dm),
         acknowledgeUnhandled: options.acknowledgeUnhandled ?? false,
         contentMissing: warnMissingIntent,
         onUnhandledMessage: options.onUnhandledMessage,

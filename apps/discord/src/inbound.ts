@@ -1,7 +1,8 @@
 /**
- * discord.js events → core calls. The only reader of interactions and messages: button taps and modal
- * submissions go to `broker.handleAction` and are acknowledged within Discord's 3 s however slow the
- * store is; text messages go to `broker.handleReply`, which answers through the channel's `notify`.
+ * discord.js events → core calls. The only reader of interactions and messages: button taps, string
+ * selects and modal submissions go to `broker.handleAction` and are acknowledged within Discord's 3 s
+ * however slow the store is; text messages go to `broker.handleReply`, which answers through the
+ * channel's `notify`.
  */
 import {
   type AskUserBroker,
@@ -10,6 +11,7 @@ import {
   type DecodedAction,
   decodeAction,
   describeError,
+  type QuestionRecord,
 } from "@ask-user/core";
 import {
   DiscordAPIError,
@@ -21,10 +23,12 @@ import {
 } from "discord.js";
 import { formatConversation } from "./conversation.ts";
 import { DEDUPE_TTL_MS } from "./limits.ts";
+import { formKey, type MessageStates, remember } from "./message-state.ts";
+import { ANSWER_INPUT_ID } from "./modal.ts";
 import { nameOf } from "./notice.ts";
-import { ANSWER_INPUT_ID } from "./render.ts";
+import type { RenderedMessage } from "./render.ts";
 import { replyText } from "./reply-text.ts";
-import { answer, answerDeferred, modalFor, type TapOrSubmit } from "./respond.ts";
+import { answer, answerDeferred, modalFor, type Responder, type Shown, type TapOrSubmit } from "./respond.ts";
 
 /** What the inbound handlers share with the channel. */
 export interface InboundContext {
@@ -36,10 +40,10 @@ export interface InboundContext {
   name: string;
   logger: ChannelLogger;
   deferAfterMs: number;
-  /** Taps being answered, by message id: each settles `true` once it updated that message in place. */
-  inPlace: Map<string, Set<Promise<boolean>>>;
-  /** Messages a tap already turned into the summary (bounded, oldest dropped first). */
-  updated: Map<string, true>;
+  /** What the channel knows of its prompt messages: taps in flight, summaries and forms shown. */
+  messages: MessageStates;
+  /** A form's message for a record as it stands, in a DM or a guild channel. */
+  view(record: QuestionRecord, dm: boolean): RenderedMessage;
   /**
    * Standalone only (the client is ours): acknowledge a button or modal that is not ours and that no
    * other listener answered within `deferAfterMs`, so the user does not see "This interaction failed".
@@ -81,23 +85,25 @@ function textOf(interaction: TapOrSubmit): string | undefined {
   }
 }
 
-const REMEMBER_UPDATED = 1000;
-
-function remember(updated: Map<string, true>, messageId: string): void {
-  updated.set(messageId, true);
-  for (const oldest of updated.keys()) {
-    if (updated.size <= REMEMBER_UPDATED) break;
-    updated.delete(oldest);
-  }
+/** The option indices a string select carries (its option values), for a `choose` control. */
+function valuesOf(interaction: TapOrSubmit): number[] | undefined {
+  return interaction.isStringSelectMenu() ? interaction.values.map(Number) : undefined;
 }
 
-/** Handles a tap or modal submission carrying our payload; others are left to the host. */
+/** Remembers what the message shows now: the summary (nothing left to finalize) or a form. */
+function rememberShown(messages: MessageStates, messageId: string, shown: Shown): void {
+  if (shown === "summary") remember(messages.summaries, messageId, true);
+  else if (shown !== undefined) remember(messages.forms, messageId, formKey(shown));
+}
+
+/** Handles a tap, select or modal submission carrying our payload; others are left to the host. */
 async function onAction(
   ctx: InboundContext,
   interaction: TapOrSubmit,
   decoded: DecodedAction,
 ): Promise<void> {
   const text = textOf(interaction);
+  const values = valuesOf(interaction);
   const locale = interaction.locale ?? interaction.guildLocale ?? undefined;
   // Other… opens a modal: nothing is stored until it is submitted (dismissing it leaves nothing behind).
   const opensModal = decoded.action.kind === "other" && interaction.isButton();
@@ -108,6 +114,7 @@ async function onAction(
     displayName: nameOf(interaction.user),
     data: interaction.customId,
     ...(text === undefined ? {} : { text }),
+    ...(values === undefined ? {} : { values }),
     ...(locale === undefined ? {} : { locale }),
     ...(opensModal ? { opensModal: true } : {}),
   };
@@ -116,12 +123,15 @@ async function onAction(
   const settled = new Promise<boolean>((resolve) => {
     settle = resolve;
   });
-  const tracked = messageId === undefined ? undefined : (ctx.inPlace.get(messageId) ?? new Set());
+  const { inPlace } = ctx.messages;
+  const tracked = messageId === undefined ? undefined : (inPlace.get(messageId) ?? new Set());
   if (messageId !== undefined && tracked) {
     tracked.add(settled);
-    ctx.inPlace.set(messageId, tracked);
+    inPlace.set(messageId, tracked);
   }
-  let updated = false;
+  const dm = interaction.guildId === null;
+  const responder: Responder = { channel: ctx.name, view: (record) => ctx.view(record, dm) };
+  let shown: Shown;
   try {
     // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
     // another process) delays both, so both race the timer and the tap is acknowledged in time anyway.
@@ -131,20 +141,20 @@ async function onAction(
     const first = await within(work, ctx.deferAfterMs);
     if (first === ELSEWHERE) return;
     if (first !== SLOW) {
-      updated = await answer(ctx.name, interaction, decoded, first);
+      shown = await answer(responder, interaction, decoded, first);
     } else if (decoded.action.kind === "other" && interaction.isButton()) {
       // A modal must be the first response: show it now; the submission is checked like any answer.
       await interaction.showModal(modalFor(interaction, decoded));
       await work;
     } else {
       // Acknowledged neutrally now (nothing changes on screen); the outcome follows when it is known.
-      const asUpdate = interaction.isButton() || interaction.isFromMessage();
+      const asUpdate = interaction.isMessageComponent() || interaction.isFromMessage();
       if (asUpdate) await interaction.deferUpdate();
       else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const outcome = await work;
       // Taken elsewhere after this deferral (a slow store during a hand-over): that instance answers.
       if (outcome === ELSEWHERE) return;
-      updated = await answerDeferred(ctx.name, interaction, outcome, asUpdate);
+      shown = await answerDeferred(responder, interaction, outcome, asUpdate);
     }
   } catch (error) {
     ctx.logger.warn(
@@ -157,10 +167,10 @@ async function onAction(
       "could not answer a Discord interaction",
     );
   } finally {
-    if (updated && messageId !== undefined) remember(ctx.updated, messageId);
-    settle(updated);
+    if (messageId !== undefined) rememberShown(ctx.messages, messageId, shown);
+    settle(shown === "summary");
     tracked?.delete(settled);
-    if (messageId !== undefined && tracked?.size === 0) ctx.inPlace.delete(messageId);
+    if (messageId !== undefined && tracked?.size === 0) inPlace.delete(messageId);
   }
 }
 
@@ -172,7 +182,7 @@ async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): 
   const later = new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
   const [taken] = await Promise.all([take(ctx, interactionKey(interaction)), later]);
   if (!taken || interaction.replied || interaction.deferred) return;
-  if (!interaction.isButton() && !interaction.isFromMessage()) return;
+  if (!interaction.isMessageComponent() && !interaction.isFromMessage()) return;
   try {
     await interaction.deferUpdate();
   } catch (error) {
@@ -208,12 +218,12 @@ async function take(ctx: InboundContext, key: string): Promise<boolean> {
 }
 
 /**
- * The `interactionCreate` listener: our buttons and modals (core's payload codec) are handled; others
- * are left to the host (or, standalone, acknowledged when nobody answered them). Among instances that
- * all received it, only the one that takes it answers (a second answer would get 40060).
+ * The `interactionCreate` listener: our buttons, string selects and modals (core's payload codec) are
+ * handled; others are left to the host (or, standalone, acknowledged when nobody answered them). Among
+ * instances that all received it, only the one that takes it answers (a second answer would get 40060).
  */
 export async function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
-  if (!interaction.isButton() && !interaction.isModalSubmit()) return;
+  if (!interaction.isButton() && !interaction.isStringSelectMenu() && !interaction.isModalSubmit()) return;
   const decoded = decodeAction(interaction.customId);
   if (decoded) await onAction(ctx, interaction, decoded);
   else if (ctx.acknowledgeUnhandled) await acknowledgeLater(ctx, interaction);

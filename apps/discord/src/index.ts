@@ -12,20 +12,19 @@ export { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions }
 export { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 export { type DiscordConversation, formatConversation, parseConversation } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
+export { formFits, renderFormComponents, renderFormPrompt } from "./form.ts";
 export * as discordLimits from "./limits.ts";
+export { deadlineText, discordTime, escapeMarkdown, shorten } from "./markdown.ts";
+export { ANSWER_INPUT_ID, renderOtherModal } from "./modal.ts";
 export { mentionOf, nameOf, renderNotice, renderSummaryNotice } from "./notice.ts";
 export { channelPlugin } from "./plugin.ts";
 export {
-  ANSWER_INPUT_ID,
-  deadlineText,
-  escapeMarkdown,
+  type ButtonRows,
   missingIntentHint,
   type PromptContext,
   type RenderedMessage,
   renderButtonPrompt,
   renderButtons,
-  renderOtherModal,
   renderTextPrompt,
-  shorten,
 } from "./render.ts";
 export { replyText } from "./reply-text.ts";

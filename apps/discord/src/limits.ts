@@ -16,6 +16,22 @@ export const ACTION_ROWS_MAX = 5;
  */
 export const BUTTONS_MAX = (ACTION_ROWS_MAX - 1) * BUTTONS_PER_ROW + 2;
 
+/**
+ * A string select (one per question in a form): at most 25 options; an option's `label`, `value` and
+ * `description` at most 100 characters; the `placeholder` at most 150. A question with more options
+ * than a select takes is answered by text.
+ */
+export const SELECT_OPTIONS_MAX = 25;
+export const SELECT_OPTION_LABEL_MAX_CHARS = 100;
+export const SELECT_OPTION_DESCRIPTION_MAX_CHARS = 100;
+export const SELECT_PLACEHOLDER_MAX_CHARS = 150;
+
+/**
+ * The "Selected: …" line a form shows in its content: the draft includes free text of up to 4000
+ * characters, so the line is cut here and the prompt text above it keeps its room.
+ */
+export const SELECTED_LINE_MAX_CHARS = 300;
+
 /** Button `label` and any component's `custom_id`. */
 export const BUTTON_LABEL_MAX_CHARS = 80;
 export const CUSTOM_ID_MAX_CHARS = 100;

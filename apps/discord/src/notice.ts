@@ -5,14 +5,13 @@
  *
  * Core's text mixes fixed sentences, agent text and people's answers; all of it is escaped (data, never
  * markup) except the one place core put a person's name — the refusal's "for <@id>" / "answered by
- * <@id>" and the summary's "— <@id>" — which stays a mention and is never shortened.
+ * <@id>" and the summary's "— <@id>" / "skipped by <@id>" — which stays a mention and is never
+ * shortened, and the time of an expiry refusal, which stays a Discord timestamp.
  */
 import { type Actor, actorName, type Locale, messagesFor } from "@ask-user/core";
 import { SNOWFLAKE } from "./conversation.ts";
 import { MESSAGE_CONTENT_MAX_CHARS } from "./limits.ts";
-import { chars, escapeMarkdown, shorten } from "./render.ts";
-
-const MENTION = /^<@!?\d{15,21}>$/;
+import { chars, escapeMarkdown, MENTION, nameContent, shorten, TIMESTAMP } from "./markdown.ts";
 
 /** Every catalogue, so a sentence is recognised whatever locale core wrote it in. */
 const LOCALES = Object.keys({ en: 0, de: 0 } satisfies Record<Locale, 0>);
@@ -32,27 +31,31 @@ function withTail(head: string, tail: string): string {
   return `${shorten(escapeMarkdown(head), MESSAGE_CONTENT_MAX_CHARS - chars(tail))}${tail}`;
 }
 
-/** A name as content: a Discord mention stays one; anything else is text. */
-function nameContent(name: string): string {
-  return MENTION.test(name) ? name : escapeMarkdown(name);
-}
-
-/** The parts of `template(name)` around the name, e.g. `["This question is for ", "."]`. */
-function around(template: (name: string) => string): [string, string] {
+/** The parts of `template(slot)` around the slot, e.g. `["This question is for ", "."]`. */
+function around(template: (slot: string) => string): [string, string] {
   const [before = "", after = ""] = template("\u0000").split("\u0000");
   return [before, after];
 }
 
-/** The name a refusal carries ("This question is for <@id>.") when it is a Discord mention. */
-function refusalName(text: string): [string, string, string] | undefined {
+/**
+ * The markup a refusal carries in its one slot — the name in "This question is for <@id>." / "…
+ * answered by <@id>." (a mention), the time in "This question expired at <t:…:t>." (a timestamp, from
+ * the channel's `formatTime`) — as [before, markup, after].
+ */
+function refusalMarkup(text: string): [string, string, string] | undefined {
   for (const locale of LOCALES) {
     const m = messagesFor(locale);
-    for (const template of [m.refusedForOther, m.refusedAnsweredBy]) {
+    const slots: Array<[(slot: string) => string, RegExp]> = [
+      [m.refusedForOther, MENTION],
+      [m.refusedAnsweredBy, MENTION],
+      [m.refusedExpired, TIMESTAMP],
+    ];
+    for (const [template, markup] of slots) {
       const [before, after] = around(template);
       if (text.length <= before.length + after.length) continue;
       if (!text.startsWith(before) || !text.endsWith(after)) continue;
-      const name = text.slice(before.length, text.length - after.length);
-      if (MENTION.test(name)) return [before, name, after];
+      const slot = text.slice(before.length, text.length - after.length);
+      if (markup.test(slot)) return [before, slot, after];
     }
   }
   return undefined;
@@ -60,35 +63,37 @@ function refusalName(text: string): [string, string, string] | undefined {
 
 /**
  * A confirmation, refusal or hint as message content: escaped, within 2000 characters; a refusal's
- * name (`This question is for <@id>.`) stays a mention, shown as the person's name.
+ * name (`This question is for <@id>.`) stays a mention, shown as the person's name, and its time
+ * (`This question expired at <t:…:t>.`) a timestamp, shown in the reader's time zone.
  *
  * @example renderNotice("This question is for <@80351110224678912>.") // unchanged: a mention
  */
 export function renderNotice(text: string): string {
-  const named = refusalName(text);
-  if (!named) return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
-  const [before, name, after] = named;
-  return withTail(before, `${name}${escapeMarkdown(after)}`);
+  const markup = refusalMarkup(text);
+  if (!markup) return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
+  const [before, slot, after] = markup;
+  return withTail(before, `${slot}${escapeMarkdown(after)}`);
 }
 
 /**
- * A summary (`✅ Deploy: Production — <@id>`) as message content: escaped and within 2000 characters,
- * shortened in the answer, never in the attribution; the name of a Discord user who resolved it stays a
- * mention. `channel` is this channel's name (only its users are named by mention).
+ * A summary (`✅ Deploy: Production — <@id>`, `⏭ Deploy — skipped by <@id>`) as message content:
+ * escaped and within 2000 characters, shortened in the answer, never in the attribution, which core
+ * puts last; the name of a Discord user who resolved it stays a mention. `channel` is this channel's
+ * name (only its users are named by mention).
  */
 export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
   if (resolvedBy) {
     for (const locale of LOCALES) {
       // Core's name for the actor: a chat user's name, or `alice via HTTP API` on an operator surface.
       const name = actorName(resolvedBy, locale);
+      if (name === "" || !summary.endsWith(name)) continue;
+      // `… — <@id>` keeps its dash with the name when the answer before it is cut; `skipped by <@id>`
+      // is short (headers only) and is never cut.
       const [before, after] = around(messagesFor(locale).summaryBy);
-      const tail = `${before}${name}${after}`;
-      if (name === "" || !summary.endsWith(tail)) continue;
+      const [b, a] = summary.endsWith(`${before}${name}${after}`) ? [before, after] : ["", ""];
       const shown = resolvedBy.channel === channel ? nameContent(name) : escapeMarkdown(name);
-      return withTail(
-        summary.slice(0, summary.length - tail.length),
-        `${escapeMarkdown(before)}${shown}${escapeMarkdown(after)}`,
-      );
+      const tail = `${escapeMarkdown(b)}${shown}${escapeMarkdown(a)}`;
+      return withTail(summary.slice(0, summary.length - b.length - name.length - a.length), tail);
     }
   }
   return shorten(escapeMarkdown(summary), MESSAGE_CONTENT_MAX_CHARS);

@@ -35,6 +35,8 @@ export interface Outbound {
   /** Posts a message; resolves with its id. */
   send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string>;
   edit(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody): Promise<void>;
+  /** Adds the bot's reaction (a Unicode emoji) to a message. */
+  react(channelId: string, messageId: string, emoji: string): Promise<void>;
 }
 
 const SENDABLE = new Set<number>([
@@ -132,6 +134,11 @@ export function createOutbound(client: Client): Outbound {
     async edit(channelId, messageId, body) {
       await call("PATCH /channels/{id}/messages/{id}", () =>
         client.rest.patch(Routes.channelMessage(channelId, messageId), { body }),
+      );
+    },
+    async react(channelId, messageId, emoji) {
+      await call("PUT /channels/{id}/messages/{id}/reactions/{emoji}/@me", () =>
+        client.rest.put(Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji))),
       );
     },
   };

@@ -128,7 +128,7 @@ describe("a single-select question in a guild channel", () => {
     world.discord.user(ALICE).click(channelId, prompt.id, "Skip");
 
     expect(await asked).toEqual({ status: "no_answer", reason: "skipped" });
-    await expectSummary(world, channelId, prompt.id, `⏭ Skipped — ${mention(ALICE)}`);
+    await expectSummary(world, channelId, prompt.id, `⏭ Deploy — skipped by ${mention(ALICE)}`);
   });
 
   it("refuses another member's tap with an ephemeral reply and changes nothing", async () => {

@@ -113,7 +113,7 @@ describe("two connections, one store", () => {
     expect(acknowledgedTwice()).toEqual([]);
   });
 
-  it("reads a text reply once: one confirmation, and a message for nobody is passed on once", async () => {
+  it("reads a text reply once: one confirmation reaction, and a message for nobody is passed on once", async () => {
     const { brokers, channelId, unhandled } = await twoInstances();
     const asked = brokers[0]?.ask(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
@@ -121,17 +121,18 @@ describe("two connections, one store", () => {
     });
     const prompt = await world.discord.waitUntil(() => world.discord.messages(channelId)[0]);
 
-    world.discord.user(ALICE).reply(channelId, prompt.id, "2");
+    const reply = world.discord.user(ALICE).reply(channelId, prompt.id, "2");
     expect(await asked).toMatchObject({ answers: { answers: { deploy_target: ["Production"] } } });
     world.discord.user(ALICE).send(channelId, "lunch, anyone?");
     await world.discord.waitUntil(() => unhandled.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const fromBot = world.discord.messages(channelId).filter((m) => m.author.id === world.discord.bot.id);
-    expect(fromBot.map((m) => m.content)).toEqual([
-      `✅ Deploy: Production — ${mention(ALICE)}`,
-      "Recorded: Production",
+    expect(fromBot.map((m) => m.content)).toEqual([`✅ Deploy: Production — ${mention(ALICE)}`]);
+    expect(world.discord.message(channelId, reply.id)?.reactions).toEqual([
+      { count: 1, me: true, emoji: { id: null, name: "✅" } },
     ]);
+    expect(world.discord.calls.filter((c) => c.route === "createReaction")).toHaveLength(1);
     // Every message that answered nothing — the bot's own included — is passed on by one instance.
     const lunch = world.discord.messages(channelId).find((m) => m.content === "lunch, anyone?");
     expect(unhandled.map((m) => m.id).sort()).toEqual([...fromBot.map((m) => m.id), lunch?.id].sort());

@@ -13,6 +13,7 @@ import {
 } from "@ask-user/core";
 import {
   createFakeDiscord,
+  type DcComponent,
   type FakeDiscord,
   type FakeDiscordOptions,
   type FakeMessage,
@@ -39,6 +40,34 @@ export const DEPLOY = {
         { label: "Production", description: "Goes live at once" },
         { label: "Nowhere" },
       ],
+    },
+  ],
+};
+
+/** Three questions, one of them multi-select: a form (a string select per question, Send). */
+export const ROLLOUT = {
+  questions: [
+    {
+      id: "env",
+      header: "Env",
+      question: "Which environment gets the release?",
+      options: [
+        { label: "Staging (Recommended)", description: "Safe first step" },
+        { label: "Production", description: "Goes live at once" },
+      ],
+    },
+    {
+      id: "regions",
+      header: "Regions",
+      question: "Which regions?",
+      multiSelect: true,
+      options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
+    },
+    {
+      id: "window",
+      header: "Window",
+      question: "When?",
+      options: [{ label: "Tonight (Recommended)" }, { label: "Weekend" }],
     },
   ],
 };
@@ -159,6 +188,18 @@ export function promptIn(world: World, channelId: string): Promise<FakeMessage> 
 /** Labels of a message's buttons, row by row. */
 export function buttonRows(message: FakeMessage | undefined): string[][] {
   return (message?.components ?? []).map((row) => (row.components ?? []).map((c) => String(c.label)));
+}
+
+/** A message's string selects, in order (rows flattened). */
+export function selectsOf(message: FakeMessage | undefined): DcComponent[] {
+  return (message?.components ?? []).flatMap((row) => (row.components ?? []).filter((c) => c.type === 3));
+}
+
+/** The labels a message's select with this placeholder shows as selected (its `default` options). */
+export function picked(message: FakeMessage | undefined, placeholder: string): string[] {
+  const select = selectsOf(message).find((c) => c.placeholder === placeholder);
+  const options = (select?.options ?? []) as Array<{ label: string; default?: boolean }>;
+  return options.filter((o) => o.default === true).map((o) => o.label);
 }
 
 /** Waits until message `messageId` reads `summary`, then checks its buttons are gone (the finalised prompt). */

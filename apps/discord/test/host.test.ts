@@ -65,7 +65,7 @@ describe("mounted on the host's client", () => {
         creator: creator(ALICE),
       });
       await world.discord.waitUntil(() =>
-        world.discord.messages(channelId).find((m) => m.content.startsWith("**Deploy**")),
+        world.discord.messages(channelId).find((m) => m.content.includes("**Deploy**")),
       );
       alice.send(channelId, "3");
 

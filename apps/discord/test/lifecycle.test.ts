@@ -11,7 +11,9 @@ import {
   DEPLOY,
   expectSummary,
   mention,
+  picked,
   promptIn,
+  ROLLOUT,
   setup,
   type World,
 } from "./harness.ts";
@@ -25,7 +27,7 @@ afterAll(() => closeWorld(world));
 const alice = { channel: "discord", userId: ALICE.id };
 
 describe("after resolution elsewhere", () => {
-  it("edits the message to ⌛ Expired when the deadline passes, and refuses a late tap", async () => {
+  it("edits the message to ⌛ Deploy — expired when the deadline passes, and refuses a late tap in the reader's time", async () => {
     const clock = createFakeClock(Date.now());
     const { broker, channelId } = await setup(world, { clock });
     const record = await broker.create(
@@ -42,16 +44,18 @@ describe("after resolution elsewhere", () => {
 
     expect(await broker.wait(record.id)).toEqual({ status: "no_answer", reason: "expired" });
     expect(world.discord.message(channelId, prompt.id)).toMatchObject({
-      content: "⌛ Expired",
+      content: "⌛ Deploy — expired",
       components: [],
     });
     const late = world.discord.user(ALICE).click(channelId, prompt.id, "Production", { stale: true });
     const response = await world.discord.waitForResponse(late);
-    expect(response.data?.content).toMatch(/^This question expired at \d\d:\d\d UTC\.$/);
+    expect(response.data?.content).toBe(
+      `This question expired at <t:${Math.floor(record.expiresAt / 1000)}:t>.`,
+    );
     expect(response.data?.flags).toBe(64);
   });
 
-  it("edits the message to ✖ Cancelled when the run is aborted", async () => {
+  it("edits the message to ✖ Deploy — cancelled when the run is aborted", async () => {
     const { broker, channelId } = await setup(world);
     const controller = new AbortController();
     const asked = broker.ask(DEPLOY, {
@@ -63,7 +67,7 @@ describe("after resolution elsewhere", () => {
     controller.abort();
 
     expect(await asked).toEqual({ status: "no_answer", reason: "cancelled" });
-    await expectSummary(world, channelId, prompt.id, "✖ Cancelled");
+    await expectSummary(world, channelId, prompt.id, "✖ Deploy — cancelled");
   });
 
   it("edits the message when the question is answered on an operator surface", async () => {
@@ -140,6 +144,56 @@ describe("a restart", () => {
     }
   });
 
+  it("keeps a half-filled form: a pick staged before the restart is shown after it, and taps finish it", async () => {
+    const { discord } = world;
+    const store = createMemoryStore();
+    const channelId = discord.guild.channelId;
+    const before = await login(discord);
+    const first = createDiscordChannel({ client: before });
+    const brokerA = createAskUser({ store, channels: [first.channel] });
+    first.attach(brokerA);
+    const record = await brokerA.create(ROLLOUT, {
+      target: { channel: "discord", conversation: channelId },
+      creator: alice,
+    });
+    const messageId = record.deliveries[0]?.messageId ?? "";
+    const user = discord.user(ALICE);
+    await discord.waitForResponse(user.select(channelId, messageId, "Regions", ["US", "Asia"]));
+    await brokerA.close();
+    first.detach();
+    await before.destroy();
+
+    const after = await login(discord);
+    const second = createDiscordChannel({ client: after });
+    const brokerB = createAskUser({ store, channels: [second.channel] });
+    second.attach(brokerB);
+    try {
+      await brokerB.ready;
+      expect(picked(discord.message(channelId, messageId), "Regions")).toEqual(["US", "Asia"]);
+      await discord.waitForResponse(user.select(channelId, messageId, "Env", ["Production"]));
+      await discord.waitForResponse(user.select(channelId, messageId, "Window", ["Weekend"]));
+      const shown = discord.message(channelId, messageId);
+      expect(shown?.content).toContain("Selected: Env: Production · Regions: US, Asia · Window: Weekend");
+      expect(picked(shown, "Regions")).toEqual(["US", "Asia"]);
+      user.click(channelId, messageId, "Send");
+
+      expect(await brokerB.wait(record.id)).toEqual({
+        status: "answered",
+        answers: { answers: { env: ["Production"], regions: ["US", "Asia"], window: ["Weekend"] } },
+      });
+      await expectSummary(
+        world,
+        channelId,
+        messageId,
+        `✅ Env: Production · Regions: US, Asia · Window: Weekend — ${mention(ALICE)}`,
+      );
+    } finally {
+      await brokerB.close();
+      second.detach();
+      await after.destroy();
+    }
+  });
+
   it("edits a DM prompt resolved elsewhere while the bot was down", async () => {
     const { discord } = world;
     const store = createMemoryStore();
@@ -164,7 +218,7 @@ describe("a restart", () => {
       await brokerB.cancel(record.id);
       const dm = discord.dmChannelId(user.id) ?? "";
       await discord.waitUntil(
-        () => discord.message(dm, record.deliveries[0]?.messageId ?? "")?.content === "✖ Cancelled",
+        () => discord.message(dm, record.deliveries[0]?.messageId ?? "")?.content === "✖ Deploy — cancelled",
       );
     } finally {
       await brokerB.close();

@@ -115,17 +115,19 @@ describe("messages the bot sent for a question", () => {
     expect((await broker.get(record.id))?.status).toBe("pending");
   });
 
-  it("tells a reply to an ended question's confirmation why, and leaves the next question alone", async () => {
+  it("tells a reply to an ended question's message why, and leaves the next question alone", async () => {
     const { broker, channelId } = await setup(world);
     const first = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator,
     });
-    await promptIn(world, channelId);
+    const recorded = await promptIn(world, channelId);
     const alice = world.discord.user(ALICE);
     alice.send(channelId, "2");
-    const recorded = await world.discord.waitUntil(() =>
-      world.discord.messages(channelId).find((m) => m.content === "Recorded: Production"),
+    await world.discord.waitUntil(
+      () =>
+        world.discord.message(channelId, recorded.id)?.content ===
+        `✅ Deploy: Production — ${mention(ALICE)}`,
     );
     expect((await broker.get(first.id))?.status).toBe("answered");
     const second = await broker.create(DEPLOY, {

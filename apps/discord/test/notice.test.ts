@@ -34,6 +34,17 @@ describe("renderNotice", () => {
     ["a refusal naming someone by text", "This question is for @ali*ce.", "This question is for @ali\\*ce."],
     ["a mention in an echoed answer", `Recorded: <@${ALICE}>`, `Recorded: \\<@${ALICE}\\>`],
     [
+      "an expiry refusal in the reader's time zone",
+      "This question expired at <t:1735740300:t>.",
+      "This question expired at <t:1735740300:t>.",
+    ],
+    [
+      "a German expiry refusal on another day",
+      "Diese Frage ist um <t:1735740300:f> abgelaufen.",
+      "Diese Frage ist um <t:1735740300:f> abgelaufen.",
+    ],
+    ["a timestamp typed into an answer", "Recorded: <t:1735740300:t>", "Recorded: \\<t:1735740300:t\\>"],
+    [
       "a refusal with more than a name",
       `This question is for <@${ALICE}> and *me*.`,
       `This question is for \\<@${ALICE}\\> and \\*me\\*.`,
@@ -50,8 +61,15 @@ describe("renderSummaryNotice", () => {
     expect(renderSummaryNotice(`✅ Deploy: **x** <@1234567890123456> — <@${ALICE}>`, alice, "discord")).toBe(
       `✅ Deploy: \\*\\*x\\*\\* \\<@1234567890123456\\> — <@${ALICE}>`,
     );
-    expect(renderSummaryNotice(`⏭ Skipped — <@${ALICE}>`, alice, "discord")).toBe(`⏭ Skipped — <@${ALICE}>`);
-    expect(renderSummaryNotice("⌛ Expired", undefined, "discord")).toBe("⌛ Expired");
+    expect(renderSummaryNotice(`⏭ Deploy — skipped by <@${ALICE}>`, alice, "discord")).toBe(
+      `⏭ Deploy — skipped by <@${ALICE}>`,
+    );
+    expect(renderSummaryNotice(`⏭ Deploy — übersprungen von <@${ALICE}>`, alice, "discord")).toBe(
+      `⏭ Deploy — übersprungen von <@${ALICE}>`,
+    );
+    expect(renderSummaryNotice("⌛ Deploy_1 — expired", undefined, "discord")).toBe(
+      "⌛ Deploy\\_1 — expired",
+    );
   });
 
   it("does not turn another surface's name into a mention", () => {

@@ -82,6 +82,7 @@ export const notFound = () => new ApiError(404, 0, "404: Not Found");
 export const unknownChannel = () => new ApiError(404, 10003, "Unknown Channel");
 export const unknownMessage = () => new ApiError(404, 10008, "Unknown Message");
 export const unknownUser = () => new ApiError(404, 10013, "Unknown User");
+export const unknownEmoji = () => new ApiError(400, 10014, "Unknown Emoji");
 export const unknownWebhook = () => new ApiError(404, 10015, "Unknown Webhook");
 export const unknownInteraction = () => new ApiError(404, 10062, "Unknown interaction");
 export const alreadyAcknowledged = () =>

@@ -20,6 +20,7 @@ export {
   type FakeDiscordOptions,
   type GuildInit,
 } from "./server.ts";
+export { type MessageLike, type MessageTextOptions, renderMessageText } from "./text.ts";
 export type {
   ApiCall,
   DcChannel,
@@ -28,6 +29,7 @@ export type {
   DcMessage,
   DcMessageReference,
   DcModal,
+  DcReaction,
   DcUser,
   Failure,
   FakeInteraction,

@@ -19,6 +19,20 @@ export const CUSTOM_ID_MAX_CHARS = 100;
 /** A button's `label`. */
 export const BUTTON_LABEL_MAX_CHARS = 80;
 
+/**
+ * A string select (component type 3): 1–25 options; each option's `label` and `value` 1–100 and
+ * `description` ≤ 100; `placeholder` ≤ 150; `min_values` 0–25 and `max_values` 1–25.
+ */
+export const SELECT_OPTIONS_MIN = 1;
+export const SELECT_OPTIONS_MAX = 25;
+export const SELECT_OPTION_LABEL_MAX_CHARS = 100;
+export const SELECT_OPTION_VALUE_MAX_CHARS = 100;
+export const SELECT_OPTION_DESCRIPTION_MAX_CHARS = 100;
+export const SELECT_PLACEHOLDER_MAX_CHARS = 150;
+export const SELECT_MIN_VALUES_MAX = 25;
+export const SELECT_MAX_VALUES_MIN = 1;
+export const SELECT_MAX_VALUES_MAX = 25;
+
 /** Modal `title` 1–45 and 1–5 top-level components. */
 export const MODAL_TITLE_MAX_CHARS = 45;
 export const MODAL_COMPONENTS_MIN = 1;

@@ -1,5 +1,5 @@
 /** Messages: creating, editing and dispatching them (MESSAGE_CREATE / MESSAGE_UPDATE), with Message Content rules. */
-import { unknownMessage } from "./errors.ts";
+import { unknownEmoji, unknownMessage } from "./errors.ts";
 import { dispatch } from "./gateway.ts";
 import {
   INTENT_DIRECT_MESSAGES,
@@ -164,4 +164,22 @@ export function applyEdit(state: State, message: FakeMessage, body: MessageBody)
   }
   notify(state);
   return message;
+}
+
+/** A Unicode emoji as a reaction path segment; custom emoji (`name:id`) are unknown to the fake. */
+const UNICODE_EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)/u;
+
+/**
+ * `PUT /channels/{id}/messages/{id}/reactions/{emoji}/@me`: the bot reacts (once; a repeat changes
+ * nothing). An emoji that is not a Unicode emoji is 400 10014 "Unknown Emoji", as for an emoji the bot
+ * cannot use. No MESSAGE_REACTION_ADD is dispatched (see the README).
+ */
+export function addOwnReaction(state: State, message: FakeMessage, emoji: string): void {
+  if (!UNICODE_EMOJI.test(emoji) || emoji.includes(":")) throw unknownEmoji();
+  const reactions = message.reactions ?? [];
+  const known = reactions.find((r) => r.emoji.name === emoji);
+  if (!known) reactions.push({ count: 1, me: true, emoji: { id: null, name: emoji } });
+  else if (!known.me) Object.assign(known, { count: known.count + 1, me: true });
+  message.reactions = reactions;
+  notify(state);
 }

@@ -105,7 +105,7 @@ export function guildCreateJson(state: State, guild: Guild): Record<string, unkn
   };
 }
 
-/** The INTERACTION_CREATE payload of a click or a modal submission. */
+/** The INTERACTION_CREATE payload of a click, a select or a modal submission. */
 export function interactionJson(
   state: State,
   interaction: InteractionState,
@@ -117,7 +117,11 @@ export function interactionJson(
   const guild = r.guild_id === undefined ? undefined : state.guilds.get(r.guild_id);
   const data: Record<string, unknown> =
     r.type === 3
-      ? { custom_id: r.custom_id, component_type: 2 }
+      ? {
+          custom_id: r.custom_id,
+          component_type: r.component_type ?? 2,
+          ...(r.selected === undefined ? {} : { values: [...r.selected] }),
+        }
       : {
           custom_id: r.custom_id,
           components: Object.entries(r.values ?? {}).map(([customId, value]) => ({

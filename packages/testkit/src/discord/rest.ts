@@ -1,8 +1,11 @@
-/** The REST routes under `/api/v10`: gateway info, channels, messages, DMs (interaction routes live in interactions.ts). */
+/**
+ * The REST routes under `/api/v10`: gateway info, channels, messages, reactions, DMs (interaction routes
+ * live in interactions.ts).
+ */
 import { cannotEditOthers, unknownChannel, unknownMessage, unknownUser } from "./errors.ts";
 import { dispatch } from "./gateway.ts";
 import { deleteOriginal, editOriginal, followUp, getOriginal, respond } from "./interactions.ts";
-import { applyEdit, buildMessage, postMessage, sentWithNonce } from "./messages.ts";
+import { addOwnReaction, applyEdit, buildMessage, postMessage, sentWithNonce } from "./messages.ts";
 import { channelJson, userJson } from "./payloads.ts";
 import { apiMessage, dmChannel, findMessage, notify, type State } from "./state.ts";
 import type { DcChannel } from "./types.ts";
@@ -164,6 +167,19 @@ export const ROUTES: Route[] = [
         ...(channel.guild_id === undefined ? {} : { guild_id: channel.guild_id }),
       }));
       notify(state);
+      return { status: 204 };
+    },
+  },
+  {
+    name: "createReaction",
+    method: "PUT",
+    pattern: new RegExp(`^/channels/${SNOWFLAKE}/messages/${SNOWFLAKE}/reactions/([^/]+)/@me$`),
+    auth: true,
+    handle: ({ state, params }) => {
+      const channel = channelOf(state, params[0]);
+      const message = findMessage(state, channel.id, params[1] ?? "");
+      if (!message) throw unknownMessage();
+      addOwnReaction(state, message, params[2] ?? "");
       return { status: 204 };
     },
   },

@@ -7,6 +7,7 @@ import { createRequestHandler } from "./http.ts";
 import { DEFAULT_WAIT_MS, HEARTBEAT_INTERVAL_MS, INTERACTION_RESPONSE_DEADLINE_MS } from "./limits.ts";
 import { channelJson } from "./payloads.ts";
 import { findMessage, notify, type State, waitUntil } from "./state.ts";
+import { renderMessageText } from "./text.ts";
 import type {
   ApiCall,
   DcComponent,
@@ -81,6 +82,12 @@ export interface FakeDiscord {
   /** The public messages of a channel as they stand now (edits applied), oldest first. */
   messages(channelId: string): FakeMessage[];
   message(channelId: string, messageId: string): FakeMessage | undefined;
+  /**
+   * A public message as text, as people see it (`renderMessageText`): mentions as the users' names,
+   * timestamps in UTC relative to the fake's clock, then the components and reactions. Throws for an
+   * unknown message.
+   */
+  messageText(channelId: string, messageId: string): string;
   /** Ephemeral messages only this user saw (interaction replies and follow-ups), oldest first. */
   ephemerals(userId: string): FakeMessage[];
   /** The DM channel between the bot and a user, once one exists. */
@@ -265,6 +272,19 @@ export async function createFakeDiscord(options: FakeDiscordOptions = {}): Promi
     message(channelId, messageId) {
       const found = findMessage(state, channelId, messageId);
       return found && structuredClone(found);
+    },
+    messageText(channelId, messageId) {
+      const found = findMessage(state, channelId, messageId);
+      if (!found) throw new Error(`fake Discord: no message ${messageId} in channel ${channelId}`);
+      const user = (id: string) => (id === botId ? state.bot : state.users.get(id)?.user);
+      return renderMessageText(found, {
+        userName: (id) => {
+          const known = user(id);
+          return known && (known.global_name ?? known.username);
+        },
+        channelName: (id) => state.channels.get(id)?.name,
+        now: state.now(),
+      });
     },
     ephemerals: (userId) => (state.ephemerals.get(userId) ?? []).map((m) => structuredClone(m)),
     dmChannelId: (userId) => state.dms.get(userId),

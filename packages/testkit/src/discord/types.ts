@@ -90,6 +90,15 @@ export interface DcMessage {
   channel_type?: number;
   /** The sender's `nonce`, when it gave one. */
   nonce?: string | number;
+  /** Reactions on the message (added with `PUT …/reactions/{emoji}/@me`). */
+  reactions?: DcReaction[];
+}
+
+/** A reaction on a message: a Unicode emoji, how many reacted, whether the bot is one of them. */
+export interface DcReaction {
+  count: number;
+  me: boolean;
+  emoji: { id: null; name: string };
 }
 
 /** A modal as shown by an interaction response of type 9. */
@@ -139,6 +148,10 @@ export interface FakeInteraction {
   message_id?: string;
   /** Values a modal submission carried, by text input `custom_id`. */
   values?: Record<string, string>;
+  /** A component interaction's component: 2 button, 3 string select. */
+  component_type?: number;
+  /** The option values a string select interaction carried (`data.values`), in the order chosen. */
+  selected?: string[];
   locale: string;
   created_at: number;
   /** The accepted first response (at most one). */

@@ -1,4 +1,7 @@
-/** Fake users: they write in channels and DMs, reply, click buttons and submit modals — as events for the bot. */
+/**
+ * Fake users: they write in channels and DMs, reply, click buttons, choose in selects and submit modals
+ * — as events for the bot.
+ */
 import { randomBytes } from "node:crypto";
 import { dispatch } from "./gateway.ts";
 import { TEXT_INPUT_VALUE_MAX_CHARS } from "./limits.ts";
@@ -18,6 +21,7 @@ import {
 } from "./state.ts";
 import type { DcChannel, DcComponent, FakeInteraction, FakeMessage } from "./types.ts";
 import { modalInputs } from "./validate-modal.ts";
+import { STRING_SELECT } from "./validate-select.ts";
 
 /** Options of {@link FakeDiscordUser.send}. */
 export interface SendOptions {
@@ -55,6 +59,13 @@ export interface FakeDiscordUser {
   /** Clicks a button by its label (or `custom_id`); dispatches INTERACTION_CREATE (type 3). */
   click(channelId: string, messageId: string, button: string, options?: ClickOptions): FakeInteraction;
   /**
+   * Chooses in a string select, found by its `custom_id` or placeholder: `choices` (option labels or
+   * values) is the whole new selection, as the client sends it — `[]` clears it. Throws what the client
+   * would not let the user do (no such select, a disabled one, an unknown option, fewer than
+   * `min_values` or more than `max_values`). Dispatches INTERACTION_CREATE (type 3, component type 3).
+   */
+  select(channelId: string, messageId: string, select: string, choices: string[]): FakeInteraction;
+  /**
    * Submits the modal an earlier interaction opened; `values` is the text of the first input, or values
    * by input `custom_id`. Throws what the client would not let the user submit (an empty required
    * input, too long). Dispatches INTERACTION_CREATE (type 5).
@@ -66,12 +77,46 @@ function buttonsOfComponents(components: DcComponent[]): DcComponent[] {
   return components.flatMap((row) => (row.components ?? []).filter((c) => c.type === 2));
 }
 
+interface SelectOption {
+  label: string;
+  value: string;
+}
+
+/** The option values a user's choice in a string select sends, or why the client would not send it. */
+function chosenValues(message: FakeMessage, select: string, choices: string[]): [DcComponent, string[]] {
+  const selects = message.components.flatMap((row) =>
+    (row.components ?? []).filter((c) => c.type === STRING_SELECT),
+  );
+  const found = selects.find((c) => c.custom_id === select) ?? selects.find((c) => c.placeholder === select);
+  if (!found || found.disabled === true)
+    throw new Error(`fake Discord: message ${message.id} has no usable string select "${select}"`);
+  const options = (Array.isArray(found.options) ? found.options : []) as SelectOption[];
+  const values = choices.map((choice) => {
+    const option = options.find((o) => o.label === choice) ?? options.find((o) => o.value === choice);
+    if (!option) throw new Error(`fake Discord: select "${select}" has no option "${choice}"`);
+    return option.value;
+  });
+  const min = typeof found.min_values === "number" ? found.min_values : 1;
+  const max = typeof found.max_values === "number" ? found.max_values : 1;
+  if (new Set(values).size !== values.length || values.length < min || values.length > max)
+    throw new Error(
+      `fake Discord: select "${select}" takes ${min}-${max} different options; got ${values.length}`,
+    );
+  return [found, values];
+}
+
 /** Creates and dispatches an interaction. */
 function createInteraction(
   state: State,
   known: KnownUser,
   channel: DcChannel,
-  init: { type: 3 | 5; customId: string; message?: FakeMessage; values?: Record<string, string> },
+  init: {
+    type: 3 | 5;
+    customId: string;
+    message?: FakeMessage;
+    values?: Record<string, string>;
+    selected?: string[];
+  },
 ): FakeInteraction {
   const guild = guildOf(state, channel);
   if (guild) join(state, guild, known.user.id);
@@ -89,6 +134,8 @@ function createInteraction(
   if (guild) record.guild_id = guild.id;
   if (init.message) record.message_id = init.message.id;
   if (init.values) record.values = { ...init.values };
+  if (init.type === 3) record.component_type = init.selected ? STRING_SELECT : 2;
+  if (init.selected) record.selected = [...init.selected];
   const interaction: InteractionState = { record, createdAtMs: performance.now() };
   if (init.message) interaction.message = { channelId: init.message.channel_id, id: init.message.id };
   state.interactions.set(record.id, interaction);
@@ -153,6 +200,14 @@ export function createFakeUser(state: State, known: KnownUser): FakeDiscordUser 
       }
       const customId = found?.custom_id ?? button;
       return createInteraction(state, known, channel, { type: 3, customId, message });
+    },
+    select(channelId, messageId, select, choices) {
+      const channel = channelOf(channelId);
+      const message = findMessage(state, channel.id, messageId);
+      if (!message) throw new Error(`fake Discord: no message ${messageId} in channel ${channelId}`);
+      const [found, selected] = chosenValues(message, select, choices);
+      const customId = String(found.custom_id);
+      return createInteraction(state, known, channel, { type: 3, customId, message, selected });
     },
     submitModal(opened, values) {
       const id = typeof opened === "string" ? opened : opened.id;

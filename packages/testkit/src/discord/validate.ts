@@ -11,6 +11,7 @@ import {
   ROW_COMPONENTS_MIN,
 } from "./limits.ts";
 import type { DcComponent } from "./types.ts";
+import { checkStringSelect, STRING_SELECT } from "./validate-select.ts";
 
 /** `allowed_mentions` as Discord reads it. */
 export interface AllowedMentions {
@@ -78,7 +79,10 @@ function button(errors: FormErrors, path: FieldPath, c: DcComponent, seen: Set<s
   }
 }
 
-/** Checks message `components`: ≤ 5 action rows, 1–5 buttons each (or one select), ids and labels. */
+/**
+ * Checks message `components`: ≤ 5 action rows, 1–5 buttons each (or one select), ids and labels, and
+ * a string select's options and value counts.
+ */
 export function checkComponents(errors: FormErrors, path: FieldPath, value: unknown): DcComponent[] {
   if (!Array.isArray(value)) {
     errors.add(path, "BASE_TYPE_ARRAY", "Value must be an array.");
@@ -120,6 +124,7 @@ export function checkComponents(errors: FormErrors, path: FieldPath, value: unkn
             "The specified component exceeds the maximum width",
           );
         customId(errors, childPath, child.custom_id, seen);
+        if (child.type === STRING_SELECT) checkStringSelect(errors, childPath, child);
       } else {
         errors.add(
           [...childPath, "type"],
