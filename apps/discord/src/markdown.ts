@@ -6,6 +6,7 @@
 import { truncateGraphemes } from "@ask-user/core";
 
 const ELLIPSIS = "…";
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** A Discord user mention, `<@id>` (or the older `<@!id>`). */
 export const MENTION = /^<@!?\d{15,21}>$/;
@@ -40,9 +41,13 @@ export function chars(text: string): number {
 /** `text` cut to `max` characters (code points, never splitting a grapheme), with "…" when cut. */
 export function shorten(text: string, max: number): string {
   if (chars(text) <= max) return text;
-  let cut = truncateGraphemes(text, Math.max(0, max - 1));
-  while (chars(cut) > max - 1) cut = Array.from(cut).slice(0, -1).join("");
-  return `${cut.replace(/\\$/, "")}${ELLIPSIS}`;
+  const graphemes = Array.from(
+    GRAPHEMES.segment(truncateGraphemes(text, Math.max(0, max - 1))),
+    (s) => s.segment,
+  );
+  let length = chars(graphemes.join(""));
+  while (length > max - 1) length -= chars(graphemes.pop() ?? "");
+  return `${graphemes.join("").replace(/\\$/, "")}${ELLIPSIS}`;
 }
 
 /** A person's name as content: a Discord mention stays one (shown as their name, never a ping); anything else is text. */

@@ -57,6 +57,31 @@ describe("a single-select question in a guild channel", () => {
     expect(prompt.allowed_mentions).toEqual({ parse: [] });
   });
 
+  it("says whom the question is for in a shared channel, and pings nobody", async () => {
+    const { broker, channelId } = await setup(world);
+    world.discord.user(ALICE);
+    await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: channelId },
+      creator: creator(ALICE),
+    });
+    const prompt = await promptIn(world, channelId);
+
+    expect(prompt.content.split("\n").slice(0, 2)).toEqual([`For ${mention(ALICE)}`, "**Deploy**"]);
+    expect(prompt.pings).toEqual({ everyone: false, users: [], roles: [] });
+    expect(world.discord.messageText(channelId, prompt.id).split("\n")[0]).toBe("For @alice");
+  });
+
+  it("says nothing of whom in a DM", async () => {
+    const { broker } = await setup(world);
+    world.discord.user(ALICE);
+    await broker.create(DEPLOY, {
+      target: { channel: "discord", conversation: `user:${ALICE.id}` },
+      creator: creator(ALICE),
+    });
+    const dm = await world.discord.waitUntil(() => world.discord.dmChannelId(ALICE.id));
+    expect((await promptIn(world, dm)).content.startsWith("**Deploy**")).toBe(true);
+  });
+
   for (const [index, label] of ["Staging (Recommended)", "Production", "Nowhere"].entries()) {
     it(`answers with option ${index + 1} on its tap and updates the message in place`, async () => {
       const { broker, channelId } = await setup(world);

@@ -3,11 +3,13 @@ import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import {
   deadlineText,
+  discordTime,
   escapeMarkdown,
   formatConversation,
   parseConversation,
   renderButtonPrompt,
   renderButtons,
+  renderFormComponents,
   renderNotice,
   renderOtherModal,
   renderTextPrompt,
@@ -165,5 +167,65 @@ describe("rendering a prompt", () => {
   it("escapes notices and keeps them within 2000 characters", () => {
     expect(renderNotice("✅ Deploy: **x** — @alice")).toBe("✅ Deploy: \\*\\*x\\*\\* — @alice");
     expect(chars(renderNotice("a".repeat(5000)))).toBe(2000);
+  });
+});
+
+describe("rendering a form", () => {
+  const record = sampleRecord({
+    prompt: {
+      questions: [
+        {
+          id: "a",
+          header: "Env",
+          question: "Where?",
+          multiSelect: false,
+          options: [{ label: "X" }, { label: "Y" }],
+        },
+        {
+          id: "b",
+          header: "Regions",
+          question: "Which?",
+          multiSelect: true,
+          options: [{ label: "EU" }, { label: "US" }],
+        },
+      ],
+      timeoutSeconds: 900,
+    },
+    tokens: ["AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBB"],
+    draft: { a: ["Y"], b: ["EU", "free text"] },
+  });
+
+  it("marks the draft's picks as selected and names the buttons in the prompt's language", () => {
+    const rows = renderFormComponents(record, "de");
+    const selects = rows.slice(0, 2).map((row) => row.components[0]);
+    expect(
+      selects.map((s) => s && "options" in s && s.options.filter((o) => o.default).map((o) => o.label)),
+    ).toEqual([["Y"], ["EU"]]);
+    expect(rows[2]?.components.map((b) => ("label" in b ? b.label : ""))).toEqual([
+      "Env: Sonstiges…",
+      "Regions: Sonstiges…",
+      "Überspringen",
+      "Senden",
+    ]);
+  });
+});
+
+describe("times in notices", () => {
+  it("shows a time of day within 12 hours, the date and time further away", () => {
+    const now = 1_800_000_000_000;
+    expect(discordTime(now - 11 * 3_600_000, now)).toBe(`<t:${now / 1000 - 11 * 3600}:t>`);
+    expect(discordTime(now - 13 * 3_600_000, now)).toBe(`<t:${now / 1000 - 13 * 3600}:f>`);
+  });
+});
+
+describe("who a prompt is for", () => {
+  it("starts a shared prompt with For and the person, a mention kept, anything else escaped", () => {
+    const record = sampleRecord();
+    expect(renderButtonPrompt(record, { locale: "en", forName: "<@200000000000000001>" }).content).toMatch(
+      /^For <@200000000000000001>\n\*\*Deploy\*\*\n/,
+    );
+    expect(renderButtonPrompt(record, { locale: "de", forName: "@ali*ce" }).content).toMatch(
+      /^Für @ali\\\*ce\n/,
+    );
   });
 });

@@ -12,7 +12,9 @@ import {
   createWorld,
   DEPLOY,
   mention,
+  picked,
   promptIn,
+  ROLLOUT,
   setup,
   type World,
 } from "./harness.ts";
@@ -164,6 +166,54 @@ describe("a store that takes 4 s per write", () => {
       ),
     ).toHaveLength(1);
     await broker.idle();
+    expect(
+      world.discord.calls.filter((c) => c.route === "editMessage" && c.path.includes(prompt.id)),
+    ).toEqual([]);
+  });
+
+  it("acknowledges a choice in a form's select within 3 s, then shows it in the form", async () => {
+    const { store, slowDown } = slowStore(4_000);
+    const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
+    const record = await broker.create(ROLLOUT, {
+      target: { channel: "discord", conversation: channelId },
+      creator,
+    });
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+
+    const choice = world.discord.user(ALICE).select(channelId, prompt.id, "Regions", ["US", "Asia"]);
+
+    const response = await world.discord.waitForResponse(choice, 3_000);
+    expect(response.type).toBe(6);
+    expect(response.elapsed_ms).toBeLessThan(3_000);
+    expect((await store.get(record.id))?.draft).toBeUndefined();
+    await world.discord.waitUntil(
+      () => picked(world.discord.message(channelId, prompt.id), "Regions").length === 2,
+      10_000,
+    );
+    expect((await store.get(record.id))?.draft).toEqual({ regions: ["US", "Asia"] });
+    expect(tooLate()).toEqual([]);
+  }, 20_000);
+
+  it("shows a deferred choice once: the deferral's edit is the form, refresh has nothing left to do", async () => {
+    const { store, slowDown } = slowStore(300);
+    const { broker, channelId } = await setup(world, { store, channel: { deferAfterMs: 50 } });
+    await broker.create(ROLLOUT, { target: { channel: "discord", conversation: channelId }, creator });
+    const prompt = await promptIn(world, channelId);
+    slowDown();
+
+    const choice = world.discord.user(ALICE).select(channelId, prompt.id, "Env", ["Production"]);
+
+    expect((await world.discord.waitForResponse(choice)).type).toBe(6);
+    await world.discord.waitUntil(
+      () => picked(world.discord.message(channelId, prompt.id), "Env").length === 1,
+    );
+    await broker.idle();
+    expect(
+      world.discord.calls.filter(
+        (c) => c.route === "editOriginalInteractionResponse" && c.path.includes(choice.token),
+      ),
+    ).toHaveLength(1);
     expect(
       world.discord.calls.filter((c) => c.route === "editMessage" && c.path.includes(prompt.id)),
     ).toEqual([]);

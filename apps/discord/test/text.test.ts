@@ -220,4 +220,33 @@ describe("text replies", () => {
 
     expect((await broker.get(record.id))?.answers).toEqual({ deploy_target: ["hello?"] });
   });
+
+  it("confirms a skip by text with ⏭️ on the message, the prompt edited to say who skipped", async () => {
+    const { broker, channelId } = await setup(world, { answerers: "conversation" });
+    const asked = broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+    const prompt = await promptIn(world, channelId);
+
+    const mine = world.discord.user(BOB).send(channelId, "skip");
+
+    expect(await asked).toEqual({ status: "no_answer", reason: "skipped" });
+    await expectSummary(world, channelId, prompt.id, `⏭ Deploy — skipped by ${mention(BOB)}`);
+    await world.discord.waitUntil(() => world.discord.message(channelId, mine.id)?.reactions);
+    expect(world.discord.message(channelId, mine.id)?.reactions?.map((r) => r.emoji.name)).toEqual(["⏭️"]);
+  });
+
+  it("replies with the confirmation when Discord refuses the reaction", async () => {
+    const { broker, channelId, logs } = await setup(world, { answerers: "conversation" });
+    const asked = broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
+    await promptIn(world, channelId);
+    world.discord.failNext("createReaction", { status: 403, code: 50013, message: "Missing Permissions" });
+
+    const mine = world.discord.user(BOB).send(channelId, "2");
+
+    expect(await asked).toMatchObject({ status: "answered" });
+    const confirmation = await world.discord.waitUntil(() =>
+      world.discord.messages(channelId).find((m) => m.content === "Recorded: Production"),
+    );
+    expect(confirmation.message_reference?.message_id).toBe(mine.id);
+    expect(logs.warn).toContain("Discord: could not react to confirm, replying instead");
+  });
 });
