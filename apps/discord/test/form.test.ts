@@ -190,64 +190,6 @@ describe("a three-question prompt with a multi-select", () => {
     expect(world.discord.message(channelId, prompt.id)?.edited_timestamp).toBeNull();
   });
 
-  it("shows a text reply's answers in the form (refresh), which taps then finish", async () => {
-    const { broker, channelId } = await setup(world);
-    const record = await broker.create(ROLLOUT, {
-      target: { channel: "discord", conversation: channelId },
-      creator: alice,
-    });
-    const asked = broker.wait(record.id);
-    const prompt = await promptIn(world, channelId);
-    const user = world.discord.user(ALICE);
-
-    user.reply(channelId, prompt.id, "1: 2; 2: 1, 3");
-
-    const refreshed = await world.discord.waitUntil(() => {
-      const message = world.discord.message(channelId, prompt.id);
-      return picked(message, "Regions").length === 2 && message;
-    });
-    expect(picked(refreshed, "Env")).toEqual(["Production"]);
-    expect(picked(refreshed, "Regions")).toEqual(["EU (Recommended)", "Asia"]);
-    expect(picked(refreshed, "Window")).toEqual([]);
-    expect(refreshed.content).toContain("Selected: Env: Production · Regions: EU (Recommended), Asia");
-    // The stepper still says what is missing, as a reply to the person.
-    await world.discord.waitUntil(() =>
-      world.discord.messages(channelId).find((m) => m.content.startsWith("Recorded: Env: Production")),
-    );
-
-    await world.discord.waitForResponse(user.select(channelId, prompt.id, "Window", ["Weekend"]));
-    user.click(channelId, prompt.id, "Send");
-
-    expect(await asked).toEqual({
-      status: "answered",
-      answers: {
-        answers: { env: ["Production"], regions: ["EU (Recommended)", "Asia"], window: ["Weekend"] },
-      },
-    });
-  });
-
-  it("shows a change made by another instance's tap (refresh over REST), once", async () => {
-    const { broker, channelId } = await setup(world);
-    const record = await broker.create(ROLLOUT, {
-      target: { channel: "discord", conversation: channelId },
-      creator: alice,
-    });
-    const prompt = await promptIn(world, channelId);
-
-    await broker.handleAction({
-      channel: "discord",
-      conversation: channelId,
-      userId: ALICE.id,
-      data: selectsOf(prompt)[1]?.custom_id ?? "",
-      values: [1],
-    });
-    await broker.idle();
-
-    expect(picked(world.discord.message(channelId, prompt.id), "Regions")).toEqual(["US"]);
-    expect(editsOf(prompt.id)).toHaveLength(1);
-    expect((await broker.get(record.id))?.draft).toEqual({ regions: ["US"] });
-  });
-
   it("skips the whole prompt on Skip", async () => {
     const { broker, channelId } = await setup(world);
     const asked = broker.ask(ROLLOUT, {
