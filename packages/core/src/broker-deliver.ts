@@ -74,5 +74,9 @@ async function deliverOnce(
   });
   // Answered on another surface while we were delivering: edit the new message at once.
   if (result.ok && awaitsSummary(result.record)) ctx.background(ctx.finalize(result.record));
+  // The draft changed while the prompt was on its way (a reply in those milliseconds): show it now.
+  const drafted = (r: QuestionRecord) => JSON.stringify(r.draft ?? {});
+  if (result.ok && result.record.status === "pending" && drafted(result.record) !== drafted(record))
+    ctx.background(ctx.refresh(record.id));
   return result.record ?? record;
 }

@@ -77,6 +77,7 @@ export {
 } from "./policy.ts";
 export { type PublicQuestion, toPublicQuestion } from "./public-question.ts";
 export {
+  promptAudience,
   type RenderOptions,
   renderAnswers,
   renderPromptText,

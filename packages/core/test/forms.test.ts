@@ -188,4 +188,16 @@ describe("form controls: the shared draft", () => {
     await broker.idle();
     expect(refreshed.length).toBe(count); // the ended prompt gets its summary instead
   });
+
+  it("shows a draft that changed while the prompt was being delivered, once it is delivered", async () => {
+    const { channel, broker, refreshed } = setup();
+    const deliver = channel.deliver.bind(channel);
+    channel.deliver = async (request) => {
+      await broker.handleReply({ ...room, userId: "u-alice", text: "2: EU" });
+      return deliver(request);
+    };
+    await broker.create(severalInput, { target: room, creator: alice });
+    await broker.idle();
+    expect(refreshed.map((r) => r.record.draft)).toEqual([{ regions: ["EU"] }]);
+  });
 });
