@@ -1,11 +1,12 @@
 /**
- * Taps on our buttons (`block_actions`): acknowledged at once, before any work, so Slack never shows
- * the person an error however slow the store is; the outcome follows — an answer or Skip in the message
- * itself (the broker's finalize edits it), a refusal as an ephemeral message through the tap's
- * `response_url`, and Other… as a modal.
+ * Taps on our controls (`block_actions`): buttons, and a form's radio buttons and checkboxes.
+ * Acknowledged at once, before any work, so Slack never shows the person an error however slow the
+ * store is; the outcome follows — an answer or Skip in the message itself (the broker's finalize edits
+ * it), a form's new selection too (the broker's refresh re-renders it), a refusal or "Still needed: …"
+ * as an ephemeral message through the tap's `response_url`, and Other… as a modal.
  */
 import { type ActionEvent, decodeAction, describeError } from "@ask-user/core";
-import type { BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import type { BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { threadOf } from "./conversation.ts";
 import { tapKey } from "./dedupe.ts";
 import {
@@ -15,7 +16,7 @@ import {
   person,
   tellPrivately,
 } from "./inbound-context.ts";
-import { renderOtherModal } from "./render.ts";
+import { renderOtherModal } from "./modal.ts";
 
 /** The `container` of a tap on a message's button (Bolt types it as any string-indexed object). */
 interface MessageContainer {
@@ -24,10 +25,22 @@ interface MessageContainer {
   thread_ts?: string;
 }
 
-/** The action data of a tap when it is one of our buttons (core's action codec), else `undefined`. */
+/** The action data of a tap when it is one of our controls (core's action codec), else `undefined`. */
 export function ourTap(body: BlockAction): string | undefined {
   const data = body.actions[0]?.action_id;
   return decodeAction(data) === undefined ? undefined : data;
+}
+
+/**
+ * The option indices a radio button or checkbox group now has selected (their `value`s), for a `choose`
+ * control; `undefined` for a button.
+ */
+export function chosenValues(action: BlockElementAction | undefined): number[] | undefined {
+  if (action?.type === "radio_buttons") {
+    return action.selected_option ? [Number(action.selected_option.value)] : [];
+  }
+  if (action?.type === "checkboxes") return action.selected_options.map((option) => Number(option.value));
+  return undefined;
 }
 
 /**
@@ -54,7 +67,15 @@ export async function onTap(
   );
   const conversation = conversationOf(channelId, userId, threadTs);
   const who = await person(deps, userId);
-  const event: ActionEvent = { channel: deps.name, conversation, userId, data, ...who };
+  const values = chosenValues(body.actions[0]);
+  const event: ActionEvent = {
+    channel: deps.name,
+    conversation,
+    userId,
+    data,
+    ...who,
+    ...(values === undefined ? {} : { values }),
+  };
   // Other… opens a modal: the broker only checks the tap and stores nothing, so a dismissed modal
   // leaves nothing behind (a later reply is read by the normal rules).
   const modal = decoded.action.kind === "other";
@@ -76,8 +97,10 @@ export async function onTap(
     }
     return;
   }
-  // Answers and skips show in the message itself (the broker's finalize edits it to the summary).
-  if (outcome.kind !== "answered" && outcome.kind !== "skipped" && outcome.kind !== "ignored") {
+  // Answers and skips show in the message itself (the broker's finalize edits it to the summary), a
+  // form's new selection too (the person's client shows it at once; the broker's refresh re-renders it).
+  const shown = ["answered", "skipped", "staged"];
+  if (outcome.kind !== "ignored" && !shown.includes(outcome.kind)) {
     await tellPrivately(deps, where, outcome.text, respond);
   }
 }

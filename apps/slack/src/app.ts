@@ -1,15 +1,16 @@
 /**
  * A Bolt app from a `SlackConfig`, as the plugin runs it: the bot token checked with `auth.test` first,
  * Socket Mode with an app token, else HTTP mode through a receiver that opens no port (`receiver.ts`);
- * rate-limited calls retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`; Bolt's own
- * log lines in ours.
+ * rate-limited calls retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`, and nothing
+ * else retried by the WebClient (a post whose connection failed is not sent twice); Bolt's own log lines
+ * in ours.
  */
 import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { NO_MODE_PROBLEM, type SlackConfig } from "./config.ts";
 import { toChannelError } from "./errors.ts";
-import { SLACK_RETRY_POLICY } from "./limits.ts";
 import { createWebhookReceiver, type WebhookReceiver } from "./receiver.ts";
+import { SLACK_RETRY_POLICY } from "./retry.ts";
 
 /** Bolt's Socket Mode warning when {@link acknowledgeTheRest} comes after a listener's own ack. */
 const SECOND_ACK = /^ack\(\) has already been called/;

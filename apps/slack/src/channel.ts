@@ -4,18 +4,19 @@ import {
   AskUserError,
   type AskUserLogger,
   type Channel,
-  ChannelError,
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
 } from "@ask-user/core";
 import type { App, webApi } from "@slack/bolt";
-import { conversationProblem, parseConversation } from "./conversation.ts";
+import { parseConversation } from "./conversation.ts";
 import { firstTime } from "./dedupe.ts";
-import { isSettledEditError, toChannelError } from "./errors.ts";
 import { createInbound } from "./inbound.ts";
 import { ACTIONS_ELEMENTS_MAX, BUTTON_TEXT_MAX_CHARS } from "./limits.ts";
-import { renderNotice, renderPrivateNotice, renderQuestion, renderSummary, renderText } from "./render.ts";
+import { sendNotice } from "./notices.ts";
+import { createOutbound } from "./outbound.ts";
+import { deliverPrompt, finalizePrompt, refreshPrompt } from "./prompts.ts";
+import { slackTime } from "./render.ts";
 import { createPeople, mention } from "./users.ts";
 
 /** Options of {@link createSlackChannel}. */
@@ -49,24 +50,6 @@ export interface SlackChannel {
   attach(broker: AskUserBroker): void;
 }
 
-/** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
-async function placeOf(
-  conversation: string,
-  dm: (userId: string) => Promise<string>,
-): Promise<{ channel: string; threadTs?: string }> {
-  const address = parseConversation(conversation);
-  if (!address) throw new AskUserError("invalid_input", conversationProblem(conversation));
-  let channel = address.base;
-  if (address.user) {
-    try {
-      channel = await dm(address.base);
-    } catch (error) {
-      throw toChannelError(error, "conversations.open");
-    }
-  }
-  return address.threadTs === undefined ? { channel } : { channel, threadTs: address.threadTs };
-}
-
 /**
  * Creates the Slack channel on `app`. Outbound (deliver, finalize, notify) works at once; inbound starts
  * with `attach(broker)`. Platform failures reach core as `ChannelError` (see `errors.ts`).
@@ -86,15 +69,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const client = options.client ?? options.app.client;
   const logger = options.logger ?? consoleLogger;
   const people = createPeople(client);
-  const where = (conversation: string) => placeOf(conversation, (userId) => people.dm(userId));
-
-  const call = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw toChannelError(error, method);
-    }
-  };
+  let attachedTo: AskUserBroker | undefined;
+  const out = createOutbound({ name, client, logger, people, broker: () => attachedTo });
 
   const channel: Channel = {
     name,
@@ -107,69 +83,15 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       ingress: options.ingress ?? "connection",
     },
     isDirect: (conversation) => parseConversation(conversation)?.user === true,
-    async deliver({ record, locale, text, buttons }) {
-      if (!record.target) throw new AskUserError("invalid_input", "The question has no target conversation.");
-      const { channel: id, threadTs } = await where(record.target.conversation);
-      const message = buttons ? renderQuestion(record, locale) : renderText(text, record, locale);
-      const result = await call("chat.postMessage", () =>
-        client.chat.postMessage({
-          channel: id,
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-          ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-          unfurl_links: false,
-          unfurl_media: false,
-        }),
-      );
-      if (!result.ts) {
-        throw new ChannelError(name, "unreachable", "Slack answered chat.postMessage without a message ts", {
-          method: "chat.postMessage",
-        });
-      }
-      return { messageId: result.ts };
-    },
-    async finalize({ record, delivery, summary }) {
-      const { channel: id } = await where(delivery.conversation);
-      // The attribution is kept as a mention when it is one (`<@U…>`, shown as the person's name).
-      const by = record.resolvedBy;
-      const named =
-        by?.channel === name && by.displayName === mention(by.userId) ? by.displayName : undefined;
-      try {
-        await client.chat.update({ channel: id, ts: delivery.messageId, ...renderSummary(summary, named) });
-      } catch (error) {
-        if (isSettledEditError(error)) return;
-        throw toChannelError(error, "chat.update");
-      }
-    },
-    // SPEC §5: Slack shows `<@U…>` as the person's name; it is only used in private notices (refusals).
+    deliver: (request) => deliverPrompt(out, request),
+    finalize: (request) => finalizePrompt(out, request),
+    refresh: (request) => refreshPrompt(out, request),
+    notify: (notice) => sendNotice(out, notice),
+    // SPEC §5: Slack shows `<@U…>` as the person's name; it is only used in private notices (refusals)
+    // and in the prompt's "For <@U…>".
     displayName: async (userId) => mention(userId),
-    async notify({ conversation, text, userId, private: only, replyTo }) {
-      const { channel: id, threadTs } = await where(conversation);
-      const thread = replyTo ?? threadTs;
-      const threading = thread === undefined ? {} : { thread_ts: thread };
-      if (only && userId !== undefined) {
-        // Nobody can reply to an ephemeral message: nothing to route by.
-        const { text: ephemeral } = renderPrivateNotice(text);
-        await call("chat.postEphemeral", () =>
-          client.chat.postEphemeral({ channel: id, user: userId, text: ephemeral, ...threading }),
-        );
-        return undefined;
-      }
-      const body = renderNotice(text);
-      const result = await call("chat.postMessage", () =>
-        client.chat.postMessage({
-          channel: id,
-          text: body.text,
-          ...threading,
-          unfurl_links: false,
-          unfurl_media: false,
-        }),
-      );
-      // In Slack one replies to a thread, not to a message in it: replies to this notice carry the
-      // thread's root as their `thread_ts`, so that is the id they route by (and the broker records).
-      const root = thread ?? result.ts;
-      return root === undefined ? undefined : { messageId: root };
-    },
+    // Refusals say "expired at 14:05" in the reader's own time zone.
+    formatTime: (epochMs, locale) => slackTime(epochMs, locale, Date.now()),
   };
 
   const coordination = options.coordination ?? createMemoryCoordination();
@@ -178,6 +100,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     if (attached)
       throw new AskUserError("invalid_input", "createSlackChannel: attach(broker) was called twice.");
     attached = true;
+    attachedTo = broker;
     const once = (key: string) => firstTime(coordination, key, logger, name);
     options.app.use(createInbound({ name, broker, client, people, logger, once }));
   };

@@ -66,3 +66,24 @@ export function threadOf(message: {
   const thread = message.thread_ts;
   return thread !== undefined && thread !== "" && thread !== message.ts ? thread : undefined;
 }
+
+/**
+ * A person's message as the channel hands it to core (`ReplyEvent.messageId`) and gets it back
+ * (`Notice.replyTo`): its `ts`, and the thread it is in, if any — a confirmation reacts to the message
+ * and posts into its thread (a reply is never a thread of its own in Slack).
+ */
+export interface MessageRef {
+  ts: string;
+  threadTs?: string;
+}
+
+/** Writes a {@link MessageRef}: `<ts>`, or `<thread_ts>/<ts>` for a message in a thread. */
+export function formatMessageRef(ref: MessageRef): string {
+  return ref.threadTs === undefined ? ref.ts : `${ref.threadTs}/${ref.ts}`;
+}
+
+/** Reads what {@link formatMessageRef} wrote; a bare `ts` (a message, or a thread's root) is `{ ts }`. */
+export function parseMessageRef(text: string): MessageRef {
+  const slash = text.indexOf("/");
+  return slash === -1 ? { ts: text } : { ts: text.slice(slash + 1), threadTs: text.slice(0, slash) };
+}

@@ -91,6 +91,14 @@ export function toChannelError(error: unknown, method: string): ChannelError {
   return unreachable(method, describeError(error), error);
 }
 
+/**
+ * True for what the WebClient throws after waiting out a 429's `Retry-After` (before it tries again, or
+ * once its retries are spent): Slack did nothing, so any call may be tried again.
+ */
+export function isRateLimitWait(error: unknown): boolean {
+  return error instanceof Error && RATE_LIMIT_RETRIES_EXHAUSTED.test(error.message);
+}
+
 /** True when an edit failed because there is nothing left to edit (the message or channel is gone). */
 export function isSettledEditError(error: unknown): boolean {
   return isCallError(error) && error.code === webApi.ErrorCode.PlatformError && GONE.has(error.data.error);

@@ -1,7 +1,7 @@
 /**
  * @ask-user/slack — ask_user on Slack: a single single-select question gets Block Kit buttons (with
- * Other… opening a modal and Skip), everything else readable text; answers by tap, modal, thread reply
- * or direct message. Runs as a `ChannelPlugin` in a host (`@ask-user/slack/plugin`), or mounts on your
+ * Other… opening a modal and Skip), a form (several questions, multi-select) radio buttons or checkboxes
+ * per question with Other…, Send and Skip; answers by tap, modal, thread reply or direct message. Runs as a `ChannelPlugin` in a host (`@ask-user/slack/plugin`), or mounts on your
  * own Bolt `App`.
  *
  * @example
@@ -22,8 +22,9 @@ export {
   type SlackConversation,
 } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
+export { formFits, renderForm } from "./form.ts";
 export * as slackLimits from "./limits.ts";
-export { SLACK_RETRY_POLICY } from "./limits.ts";
+export { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, type ModalMetadata, renderOtherModal } from "./modal.ts";
 export { channelPlugin } from "./plugin.ts";
 export {
   createWebhookReceiver,
@@ -32,15 +33,13 @@ export {
   type WebhookReceiverOptions,
 } from "./receiver.ts";
 export {
-  ANSWER_ACTION_ID,
-  ANSWER_BLOCK_ID,
   escapeMrkdwn,
-  type ModalMetadata,
   renderNotice,
-  renderOtherModal,
   renderQuestion,
   renderSummary,
   renderText,
   type SlackMessage,
   slackDate,
+  slackTime,
 } from "./render.ts";
+export { SLACK_RETRY_POLICY, type SlackRetryPolicy } from "./retry.ts";

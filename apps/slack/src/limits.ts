@@ -3,8 +3,21 @@
  * Source: Slack's Block Kit reference and /work/shared/PLATFORMS.md.
  */
 
-/** Button `text` (plain_text). Option labels are at most 64 characters, so they always fit. */
+/**
+ * Button `text` (plain_text), in UTF-16 units. An option label is at most 64 user-perceived characters,
+ * which can be more units (emoji): a longer one is cut with "…".
+ */
 export const BUTTON_TEXT_MAX_CHARS = 75;
+
+/** Options of one radio button or checkbox group: a form question with more is asked as text. */
+export const CHOICE_OPTIONS_MAX = 10;
+
+/**
+ * An option of a radio button or checkbox group: its `text` and `description` (plain_text) at most 75
+ * UTF-16 units, cut with "…"; its `value` (the option's index) is far below Slack's 75.
+ */
+export const OPTION_TEXT_MAX_CHARS = 75;
+export const OPTION_DESCRIPTION_MAX_CHARS = 75;
 
 /** `action_id` and button `value`; core's action codec needs at most 22. */
 export const ACTION_ID_MAX_CHARS = 255;
@@ -13,7 +26,7 @@ export const BUTTON_VALUE_MAX_CHARS = 2000;
 /** Elements of one actions block (options ≤ 4, plus Other… and Skip). */
 export const ACTIONS_ELEMENTS_MAX = 25;
 
-/** Blocks in one message. */
+/** Blocks in one message (a form of three questions uses at most 12). */
 export const MESSAGE_BLOCKS_MAX = 50;
 
 /** `text` of a section block, and of one context element. */
@@ -76,14 +89,22 @@ export const DEDUPE_TTL_MS = 60 * 60 * 1000;
 export const DM_CACHE_MAX = 1000;
 
 /**
- * The WebClient retry policy of the plugin's app: a `ratelimited` (429) answer is retried after
- * its `Retry-After`, at most 3 times and not past one minute (the SDK default retries 10 times over
- * about 30 minutes).
+ * A call that is safe to repeat (`chat.update`, `conversations.open`, `reactions.add`) is tried this many
+ * times in all when Slack could not be reached, pausing this long before the second try and twice as
+ * long before each next one. Posts are never repeated (see `retry.ts`).
  */
-export const SLACK_RETRY_POLICY = {
-  retries: 3,
-  factor: 2,
-  minTimeout: 500,
-  maxTimeout: 5000,
-  maxRetryTime: 60_000,
-} as const;
+export const IDEMPOTENT_ATTEMPTS_MAX = 3;
+export const IDEMPOTENT_RETRY_DELAY_MS = 500;
+
+/** The WebClient's retries of a rate-limited call (`SLACK_RETRY_POLICY`): how many, and for how long. */
+export const RATE_LIMIT_RETRIES_MAX = 3;
+export const RATE_LIMIT_RETRY_TIME_MAX_MS = 60_000;
+
+/**
+ * The reaction a text answer's confirmation is, on the person's message, when the question's own message
+ * is edited to say the same (`notify` with `purpose: "confirmation"`).
+ */
+export const CONFIRMATION_REACTION = "white_check_mark";
+
+/** A time in a notice within this long of now shows the time only; otherwise also the date. */
+export const SAME_DAY_WINDOW_MS = 12 * 60 * 60 * 1000;

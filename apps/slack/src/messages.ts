@@ -5,7 +5,7 @@
  */
 import type { ReplyEvent } from "@ask-user/core";
 import type { EnvelopedEvent, types } from "@slack/bolt";
-import { threadOf } from "./conversation.ts";
+import { formatMessageRef, threadOf } from "./conversation.ts";
 import { conversationOf, type InboundDeps, person } from "./inbound-context.ts";
 import { replyText } from "./reply-text.ts";
 
@@ -36,7 +36,6 @@ export async function onMessage(
   if (!byPerson(event)) return false;
   const { user: userId, channel: channelId, ts, text } = event;
   if (!userId || !channelId || !ts || typeof text !== "string") return false;
-  const im = event.channel_type === "im" || channelId.startsWith("D");
   const base = conversationOf(channelId, userId);
   const threadTs = threadOf(event);
   const who = await person(deps, userId);
@@ -48,12 +47,12 @@ export async function onMessage(
       ...common,
       conversation: conversationOf(channelId, userId, threadTs),
       replyTo: threadTs,
-      messageId: threadTs,
+      messageId: formatMessageRef({ ts, threadTs }),
     };
     if ((await broker.handleReply(reply)).kind !== "ignored") return true;
     return (await broker.handleReply({ ...reply, conversation: base })).kind !== "ignored";
   }
-  // In a channel, confirmations go into the thread of the person's message; in a DM, below it.
-  const reply: ReplyEvent = { ...common, conversation: base, ...(im ? {} : { messageId: ts }) };
+  // Notices react to the person's message or answer in its thread (in a DM: below it; see notices.ts).
+  const reply: ReplyEvent = { ...common, conversation: base, messageId: ts };
   return (await broker.handleReply(reply)).kind !== "ignored";
 }

@@ -1,25 +1,24 @@
 /**
- * Prompt → Block Kit, pure. Agent text (headers, questions, labels, descriptions) is data: it is
- * escaped for mrkdwn (`&`, `<`, `>`), so `<!channel>` or `<@U…>` in it mentions nobody, and it is
- * shortened to fit Slack's limits (descriptions first), never refused.
+ * Prompt → Block Kit, pure: a lone single-select question as buttons, readable text, notices and the
+ * summary (forms: `form.ts`; the Other… modal: `modal.ts`). Agent text (headers, questions, labels,
+ * descriptions) is data: it is escaped for mrkdwn (`&`, `<`, `>`), so `<!channel>` or `<@U…>` in it
+ * mentions nobody, and it is shortened to fit Slack's limits (descriptions first), never refused. The
+ * only mentions are the ones this app writes: "For <@U…>" on a prompt and the names in private notices.
  */
 import {
+  clipText,
   encodeAction,
   formatTime,
   messagesFor,
   type PromptQuestion,
   type QuestionRecord,
-  truncateGraphemes,
 } from "@ask-user/core";
 import type { types } from "@slack/bolt";
 import {
   BUTTON_TEXT_MAX_CHARS,
   CONTEXT_TEXT_MAX_CHARS,
   MESSAGE_TEXT_MAX_CHARS,
-  MODAL_BUTTON_MAX_CHARS,
-  MODAL_TITLE_MAX_CHARS,
-  PLAIN_TEXT_INPUT_MAX_CHARS,
-  PRIVATE_METADATA_MAX_CHARS,
+  SAME_DAY_WINDOW_MS,
   SECTION_TEXT_MAX_CHARS,
 } from "./limits.ts";
 
@@ -28,10 +27,6 @@ export interface SlackMessage {
   text: string;
   blocks?: types.KnownBlock[];
 }
-
-/** The block and action id of the free-text input in the Other… modal. */
-export const ANSWER_BLOCK_ID = "ask_user_answer";
-export const ANSWER_ACTION_ID = "ask_user_answer";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -64,13 +59,47 @@ export function slackDate(epochMs: number, fallback: string): string {
   return `<!date^${Math.floor(epochMs / 1000)}^{date_short_pretty} {time}|${fallback.replace(/[|>]/g, "")}>`;
 }
 
-function headline(question: PromptQuestion): string {
-  const header = escapeWithin(question.header, 200);
+/**
+ * A moment in the reader's own time zone for a notice (`Channel.formatTime`): `<!date^…^{time}|14:05 UTC>`,
+ * with the date too (`{date_short} {time}`) when it is not within 12 hours of `nowMs`. The fallback, for
+ * clients that cannot render it, is core's UTC time.
+ */
+export function slackTime(epochMs: number, locale: string, nowMs: number): string {
+  const near = Math.abs(epochMs - nowMs) < SAME_DAY_WINDOW_MS;
+  const fallback = formatTime(epochMs, locale, nowMs).replace(/[|>]/g, "");
+  return `<!date^${Math.floor(epochMs / 1000)}^${near ? "{time}" : "{date_short} {time}"}|${fallback}>`;
+}
+
+/** A user mention exactly: `<@U0ALICE>`. */
+const MENTION = /^<@[UW][A-Z0-9]{2,}>$/;
+
+/**
+ * "For <name>" (SPEC §6) as mrkdwn: a mention `<@U…>` stays one (Slack shows the person's name and
+ * notifies them: the question is theirs); any other name is escaped.
+ */
+export function forLine(forName: string, locale: string): string {
+  return messagesFor(locale).forWhom(MENTION.test(forName) ? forName : escapeWithin(forName, 200));
+}
+
+/**
+ * Who may answer, for the prompt's "For …" line: core's rule (its `promptAudience`), for a re-render
+ * that has no `DeliverRequest` — the creator's name when the conversation is shared (not `direct`) and
+ * only the creator may answer.
+ */
+export function audienceOf(record: QuestionRecord, direct: boolean): string | undefined {
+  if (direct || record.answerers.kind !== "creator") return undefined;
+  const name = record.creator?.displayName?.trim();
+  return name ? name : undefined;
+}
+
+/** A question's header in bold (numbered in a form of several: `*2) Regions*`) and the question. */
+export function headline(question: PromptQuestion, number?: number): string {
+  const header = escapeWithin(`${number === undefined ? "" : `${number}) `}${question.header}`, 200);
   return `*${header}*\n${escapeWithin(question.question, SECTION_TEXT_MAX_CHARS - header.length - 3)}`;
 }
 
 /** The option descriptions as mrkdwn lines, descriptions shortened evenly to fit one context element. */
-function descriptionLines(question: PromptQuestion): string | undefined {
+export function descriptionLines(question: PromptQuestion): string | undefined {
   const described = question.options.filter((o) => o.description);
   if (described.length === 0) return undefined;
   const lines = (share: number) =>
@@ -84,10 +113,11 @@ function descriptionLines(question: PromptQuestion): string | undefined {
   return lines(Math.max(1, Math.floor((CONTEXT_TEXT_MAX_CHARS - fixed) / described.length)));
 }
 
-function button(text: string, data: string, primary = false): types.Button {
+/** A button whose `action_id` and `value` are core's action data; its label cut to 75 with "…". */
+export function button(text: string, data: string, primary = false): types.Button {
   const element: types.Button = {
     type: "button",
-    text: { type: "plain_text", text: truncateGraphemes(text, BUTTON_TEXT_MAX_CHARS), emoji: true },
+    text: { type: "plain_text", text: clipText(text, BUTTON_TEXT_MAX_CHARS), emoji: true },
     action_id: data,
     value: data,
   };
@@ -96,19 +126,19 @@ function button(text: string, data: string, primary = false): types.Button {
 }
 
 /** The deadline line in the reader's local time (`Expires at <!date^…>.`); the fallback has the date. */
-function deadline(record: QuestionRecord, locale: string): string {
+export function deadline(record: QuestionRecord, locale: string): string {
   // A "now" on another day makes formatTime include the date: the fallback must not assume today.
   const fallback = formatTime(record.expiresAt, locale, record.expiresAt - 86_400_000);
   return messagesFor(locale).expiresAt(slackDate(record.expiresAt, fallback));
 }
 
 /**
- * One single-select question as Block Kit: a section with header and question, a context block with
- * the option descriptions and the deadline, and an actions block with one button per option (the
- * recommended first one `primary`), then **Other…** and **Skip**. `action_id` = `value` = core's action
- * codec, unique within the message.
+ * One single-select question as Block Kit: "For <@U…>" in a shared conversation, a section with header
+ * and question, a context block with the option descriptions and the deadline, and an actions block with
+ * one button per option (the recommended first one `primary`), then **Other…** and **Skip**.
+ * `action_id` = `value` = core's action codec, unique within the message.
  */
-export function renderQuestion(record: QuestionRecord, locale: string): SlackMessage {
+export function renderQuestion(record: QuestionRecord, locale: string, forName?: string): SlackMessage {
   const question = record.prompt.questions[0];
   const token = record.tokens[0];
   if (!question || token === undefined) throw new TypeError("renderQuestion: the record has no question");
@@ -126,9 +156,13 @@ export function renderQuestion(record: QuestionRecord, locale: string): SlackMes
   );
   buttons.push(button(m.other, encodeAction(token, { kind: "other" })));
   buttons.push(button(m.skip, encodeAction(token, { kind: "skip" })));
+  const blocks: types.KnownBlock[] = [];
+  if (forName !== undefined)
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: forLine(forName, locale) } });
   return {
     text: escapeWithin(`${question.header}: ${question.question}`, SECTION_TEXT_MAX_CHARS),
     blocks: [
+      ...blocks,
       { type: "section", text: { type: "mrkdwn", text: headline(question) } },
       { type: "context", elements: context },
       { type: "actions", block_id: `ask_user.${token}`, elements: buttons },
@@ -137,12 +171,20 @@ export function renderQuestion(record: QuestionRecord, locale: string): SlackMes
 }
 
 /**
- * Core's readable text (several questions, multi-select) as mrkdwn: escaped, with its UTC deadline line
- * replaced by one in the reader's local time.
+ * Core's readable text as mrkdwn: escaped, its "For <@U…>" line (`forName`, core's first line) kept a
+ * mention, its UTC deadline line replaced by one in the reader's local time. The prompt of a question
+ * that no native control fits, and the `text` of every form (notifications, search).
  */
-export function renderText(text: string, record: QuestionRecord, locale: string): SlackMessage {
+export function renderText(
+  text: string,
+  record: QuestionRecord,
+  locale: string,
+  forName?: string,
+): SlackMessage {
   const m = messagesFor(locale);
   const lines = escapeMrkdwn(text).split("\n");
+  if (forName !== undefined && lines[0] === escapeMrkdwn(m.forWhom(forName)))
+    lines[0] = forLine(forName, locale);
   const utcLines = [formatTime(record.expiresAt, locale), formatTime(record.expiresAt, locale, 0)].map((t) =>
     escapeMrkdwn(m.expiresAt(t)),
   );
@@ -162,13 +204,17 @@ export function renderNotice(text: string): SlackMessage {
 /** A user mention as it reads once escaped (`&lt;@U0ALICE&gt;`). */
 const ESCAPED_MENTION = /&lt;@([UW][A-Z0-9]{2,})&gt;/g;
 
+/** A {@link slackTime} as it reads once escaped (`&lt;!date^1767362700^{time}|14:05 UTC&gt;`). */
+const ESCAPED_TIME = /&lt;(!date\^\d+\^(?:\{date_short\} )?\{time\}\|[^&<>|]*)&gt;/g;
+
 /**
  * A message only one person sees (a refusal, a hint): escaped like {@link renderNotice}, except that
  * user mentions `<@U…>` stay mentions, which Slack shows as the person's name (SPEC §5: "This question
- * is for <@U0ALICE>." reads "This question is for @alice"). An ephemeral message notifies nobody.
+ * is for <@U0ALICE>." reads "This question is for @alice"), and times from {@link slackTime} stay dates
+ * in the reader's time zone ("This question expired at 14:05"). An ephemeral message notifies nobody.
  */
 export function renderPrivateNotice(text: string): SlackMessage {
-  return { text: renderNotice(text).text.replace(ESCAPED_MENTION, "<@$1>") };
+  return { text: renderNotice(text).text.replace(ESCAPED_MENTION, "<@$1>").replace(ESCAPED_TIME, "<$1>") };
 }
 
 /** Core's summaries end in their attribution: `✅ Deploy: Staging — @alice`. */
@@ -194,50 +240,4 @@ export function renderSummary(
     text = `${escapeWithin(at === -1 ? rest : rest.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
   }
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
-}
-
-/** What the Other… modal carries back in `private_metadata`: where the question was tapped. */
-export interface ModalMetadata {
-  /** The conversation (address) of the tap. */
-  c: string;
-}
-
-/**
- * The Other… modal: the question again, and one required multiline `plain_text_input`. Its
- * `callback_id` is the Other… action data, so the submission finds the question by its token.
- */
-export function renderOtherModal(
-  record: QuestionRecord,
-  questionIndex: number,
-  conversation: string,
-  locale: string,
-): types.ModalView {
-  const question = record.prompt.questions[questionIndex];
-  const token = record.tokens[questionIndex];
-  if (!question || token === undefined) throw new TypeError("renderOtherModal: no such question");
-  const m = messagesFor(locale);
-  const metadata: ModalMetadata = { c: conversation };
-  const privateMetadata = JSON.stringify(metadata);
-  if (privateMetadata.length > PRIVATE_METADATA_MAX_CHARS) throw new RangeError("private_metadata too long");
-  return {
-    type: "modal",
-    callback_id: encodeAction(token, { kind: "other" }),
-    private_metadata: privateMetadata,
-    title: { type: "plain_text", text: truncateGraphemes(m.other, MODAL_TITLE_MAX_CHARS), emoji: true },
-    submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_BUTTON_MAX_CHARS) },
-    blocks: [
-      { type: "section", text: { type: "mrkdwn", text: headline(question) } },
-      {
-        type: "input",
-        block_id: ANSWER_BLOCK_ID,
-        label: { type: "plain_text", text: m.yourAnswer, emoji: true },
-        element: {
-          type: "plain_text_input",
-          action_id: ANSWER_ACTION_ID,
-          multiline: true,
-          max_length: PLAIN_TEXT_INPUT_MAX_CHARS,
-        },
-      },
-    ],
-  };
 }

@@ -10,9 +10,11 @@ import { parseConversation } from "./conversation.ts";
 import { submissionKey } from "./dedupe.ts";
 import { type InboundDeps, person, tellPrivately } from "./inbound-context.ts";
 import { ACK_BUDGET_MS, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
-import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, type ModalMetadata } from "./render.ts";
+import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, type ModalMetadata } from "./modal.ts";
 
-type Refusal = Exclude<InboundOutcome, { kind: "ignored" | "answered" | "skipped" }>;
+/** What closes the modal: an answer (Other… of a lone question), its text staged in a form, or nothing. */
+type Accepted = Extract<InboundOutcome, { kind: "ignored" | "answered" | "skipped" | "staged" }>;
+type Refusal = Exclude<InboundOutcome, Accepted>;
 
 /** What a submission came to: the broker's outcome and where the modal was opened from. */
 interface Submitted {
@@ -21,7 +23,7 @@ interface Submitted {
 }
 
 function isRefusal(outcome: InboundOutcome): outcome is Refusal {
-  return outcome.kind !== "ignored" && outcome.kind !== "answered" && outcome.kind !== "skipped";
+  return !["ignored", "answered", "skipped", "staged"].includes(outcome.kind);
 }
 
 /** Resolves with the value, or `undefined` once `ms` passed (the work goes on). */
@@ -90,9 +92,9 @@ async function tellLate(deps: InboundDeps, userId: string, submitted: Submitted)
 }
 
 /**
- * Handles a submission of our Other… modal (`data` from {@link ourSubmission}): answered → the modal
- * closes; refused or empty → a field error in it; no outcome within 2 s → it closes, and a late refusal
- * is sent ephemerally.
+ * Handles a submission of our Other… modal (`data` from {@link ourSubmission}): answered (or, in a form,
+ * staged: the form's message shows it) → the modal closes; refused or empty → a field error in it; no
+ * outcome within 2 s → it closes, and a late refusal is sent ephemerally.
  */
 export async function onSubmission(
   deps: InboundDeps,

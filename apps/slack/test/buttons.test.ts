@@ -10,6 +10,7 @@ import {
   DEPLOY,
   expectAllAcked,
   MODES,
+  waitForConfirmation,
   waitForText,
   world,
 } from "./harness.ts";
@@ -41,7 +42,7 @@ describe.each(MODES)("buttons over %s", (mode) => {
     const { ts, result } = await ask(w, DEPLOY);
     await w.alice.press(CHANNEL, ts, "Skip");
     expect(await result).toEqual({ status: "no_answer", reason: "skipped" });
-    const summary = await waitForText(w.slack, CHANNEL, ts, "⏭ Skipped — @alice");
+    const summary = await waitForText(w.slack, CHANNEL, ts, "⏭ Deploy — skipped by @alice");
     expect(actions(summary)).toEqual([]);
     expectAllAcked(w.slack);
   });
@@ -215,9 +216,9 @@ describe.each(MODES)("buttons over %s", (mode) => {
     await w.alice.waitForEphemeral((e) => e.text === "host got it");
 
     const { ts, result } = await ask(w, DEPLOY);
-    await w.alice.say(CHANNEL, "2", { threadTs: ts });
+    const answer = await w.alice.say(CHANNEL, "2", { threadTs: ts });
     await result;
-    await w.slack.waitUntil(() => w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: Production"));
+    await waitForConfirmation(w.slack, CHANNEL, answer.message.ts);
     await w.alice.say(CHANNEL, "ping");
     await w.slack.waitUntil(() => w.slack.messages(CHANNEL).find((m) => m.text === "pong"));
     expect(seen).toEqual(["ping", "ping"]);

@@ -243,3 +243,18 @@ export function expectAllAcked(slack: FakeSlack): void {
 export function callsOf(slack: FakeSlack, method: string) {
   return slack.calls.filter((call) => call.method === method);
 }
+
+/** Waits until the message `ts` carries the app's ✅ reaction (a text answer's confirmation). */
+export function waitForConfirmation(
+  slack: FakeSlack,
+  channel: string,
+  ts: string,
+): Promise<FakeSlackMessage> {
+  return slack.waitUntil(() => {
+    const message = slack.message(channel, ts);
+    const reacted = message?.reactions?.some(
+      (r) => r.name === "white_check_mark" && r.users.includes(slack.bot.userId),
+    );
+    return reacted ? message : undefined;
+  });
+}

@@ -9,7 +9,16 @@ import type { Delivery, FakeSlack } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
 import { channelPlugin } from "../src/index.ts";
 import { ACK_DEADLINE_MS } from "../src/limits.ts";
-import { ALICE, CHANNEL, DEPLOY, fakeSlack, MODES, type Mode, recordingLogger } from "./harness.ts";
+import {
+  ALICE,
+  CHANNEL,
+  DEPLOY,
+  fakeSlack,
+  MODES,
+  type Mode,
+  recordingLogger,
+  waitForConfirmation,
+} from "./harness.ts";
 import { serveHandler } from "./serve.ts";
 
 const stops: Array<() => Promise<void>> = [];
@@ -133,10 +142,13 @@ describe.each(MODES)("two instances over %s on one store", (mode) => {
 
     expect(await result).toEqual({ status: "answered", answers: { answers: { env: ["Production"] } } });
     await w.slack.waitUntil(() => w.slack.message(CHANNEL, ts)?.edits === 1);
-    await w.slack.waitUntil(() => w.slack.messages(CHANNEL).find((m) => m.text.startsWith("Recorded")));
+    await waitForConfirmation(w.slack, CHANNEL, sent.message.ts);
     await settle(w);
-    const recorded = w.slack.messages(CHANNEL).filter((m) => m.text.startsWith("Recorded"));
-    expect(recorded.map((m) => m.text)).toEqual(["Recorded: Production"]);
+    // One ✅ (a second reactions.add would be already_reacted), no "Recorded" message.
+    expect(w.slack.calls.filter((c) => c.method === "reactions.add")).toHaveLength(1);
+    expect(w.slack.message(CHANNEL, sent.message.ts)?.reactions).toEqual([
+      { name: "white_check_mark", users: [w.slack.bot.userId], count: 1 },
+    ]);
     expect(summaryEdits(w.slack, ts)).toHaveLength(1);
     expect(w.slack.ephemerals).toEqual([]);
     expect(w.slack.deliveries.filter((d) => d.retryNum !== undefined)).toHaveLength(1);

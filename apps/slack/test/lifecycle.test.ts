@@ -16,26 +16,32 @@ import {
 } from "./harness.ts";
 
 describe.each(MODES)("lifecycle over %s", (mode) => {
-  it("expiry edits the message to Expired and removes the buttons", async () => {
+  it('expiry edits the message to "⌛ Deploy — expired", removes the buttons and refuses a late tap in local time', async () => {
     const clock = createFakeClock(Date.now());
     const w = await world(mode, { clock });
     const { record, ts, result } = await ask(w, { ...DEPLOY, timeoutSeconds: 60 });
     await clock.advance(60_000);
     expect(await result).toEqual({ status: "no_answer", reason: "expired" });
-    const summary = await waitForText(w.slack, CHANNEL, ts, "⌛ Expired");
+    const summary = await waitForText(w.slack, CHANNEL, ts, "⌛ Deploy — expired");
     expect(actions(summary)).toEqual([]);
     // A tap from a screen that still shows the buttons is refused privately.
     const token = record.tokens[0] ?? "";
     await w.alice.click(CHANNEL, ts, encodeAction(token, { kind: "option", index: 0 }), { stale: true });
-    expect((await w.alice.waitForEphemeral()).text).toMatch(/^This question expired at \d\d:\d\d UTC\.$/);
+    const refusal = await w.alice.waitForEphemeral();
+    // The reader's own time zone (Slack renders the date token); UTC only for old clients.
+    const seconds = Math.floor(record.expiresAt / 1000);
+    expect(refusal.text).toMatch(
+      new RegExp(`^This question expired at <!date\\^${seconds}\\^\\{time\\}\\|\\d\\d:\\d\\d UTC>\\.$`),
+    );
+    expect(w.slack.display(refusal.text)).toMatch(/^This question expired at \d\d:\d\d UTC\.$/);
   });
 
-  it("cancel edits the message to Cancelled", async () => {
+  it('cancel edits the message to "✖ Deploy — cancelled"', async () => {
     const w = await world(mode);
     const { record, ts, result } = await ask(w, DEPLOY);
     await w.broker.cancel(record.id);
     expect(await result).toEqual({ status: "no_answer", reason: "cancelled" });
-    const summary = await waitForText(w.slack, CHANNEL, ts, "✖ Cancelled");
+    const summary = await waitForText(w.slack, CHANNEL, ts, "✖ Deploy — cancelled");
     expect(actions(summary)).toEqual([]);
   });
 

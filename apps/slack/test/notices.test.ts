@@ -1,6 +1,28 @@
 /** What the channel says to people besides the prompt: refusals that name people, confirmations. */
 import { describe, expect, it } from "vitest";
-import { ask, BOB, CHANNEL, callsOf, DEPLOY, MODES, waitForText, world } from "./harness.ts";
+import {
+  ask,
+  BOB,
+  CHANNEL,
+  callsOf,
+  DEPLOY,
+  MODES,
+  waitForConfirmation,
+  waitForText,
+  world,
+} from "./harness.ts";
+
+const TWO = {
+  questions: [
+    {
+      id: "env",
+      header: "Env",
+      question: "Which?",
+      options: [{ label: "Staging" }, { label: "Production" }],
+    },
+    { id: "color", header: "Color", question: "Which?", options: [{ label: "Blue" }, { label: "Green" }] },
+  ],
+};
 
 describe.each(MODES)("notices over %s", (mode) => {
   it("names the creator the Slack way in a refusal, never by the bare id", async () => {
@@ -58,17 +80,38 @@ describe.each(MODES)("notices over %s", (mode) => {
     expect(JSON.stringify(summary.blocks)).toContain("— <@U0ALICE>");
   });
 
-  it("a reply in the thread of a confirmation goes to that question, which says it has ended", async () => {
+  it("a text answer is confirmed with a ✅ on it; a message confirms it when Slack refuses the reaction", async () => {
     const w = await world(mode);
     const first = await ask(w, DEPLOY);
     const answer = await w.alice.say(CHANNEL, "2"); // in the channel, not in the question's thread
     await first.result;
-    const confirmation = await w.slack.waitUntil(() =>
-      w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: Production"),
-    );
-    expect(confirmation.thread_ts).toBe(answer.message.ts);
+    await waitForConfirmation(w.slack, CHANNEL, answer.message.ts);
+    await waitForText(w.slack, CHANNEL, first.ts, "✅ Deploy: Production — @alice");
+    expect(w.slack.render(CHANNEL, answer.message.ts)).toBe("2\n:white_check_mark: 1");
+
     const second = await ask(w, DEPLOY);
-    await w.alice.say(CHANNEL, "1", { threadTs: confirmation.ts });
+    w.slack.failNext("reactions.add", { error: "missing_scope" });
+    const again = await w.alice.say(CHANNEL, "1");
+    await second.result;
+    const confirmation = await w.slack.waitUntil(() =>
+      w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: Staging (Recommended)"),
+    );
+    expect(confirmation.thread_ts).toBe(again.message.ts);
+    expect(w.logger.lines.join("\n")).toContain("could not react to confirm an answer");
+  });
+
+  it("a reply in the thread of a stepper notice goes to that question, which says it has ended", async () => {
+    const w = await world(mode);
+    const first = await ask(w, TWO);
+    const answer = await w.alice.say(CHANNEL, "1: 2"); // in the channel, not in the question's thread
+    const notice = await w.slack.waitUntil(() =>
+      w.slack.messages(CHANNEL).find((m) => m.text.startsWith("Recorded: Env: Production.")),
+    );
+    expect(notice.thread_ts).toBe(answer.message.ts);
+    await w.alice.say(CHANNEL, "Green", { threadTs: notice.ts });
+    await first.result;
+    const second = await ask(w, DEPLOY);
+    await w.alice.say(CHANNEL, "1", { threadTs: notice.ts });
     const refusal = await w.alice.waitForEphemeral();
     expect(refusal.text).toBe("This question was already answered by @alice.");
     expect((await w.broker.get(second.record.id))?.status).toBe("pending");

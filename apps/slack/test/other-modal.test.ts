@@ -26,7 +26,7 @@ describe.each(MODES)("the Other… modal over %s", (mode) => {
     await w.alice.dismiss((await w.alice.waitForView()).id);
     await w.alice.say(CHANNEL, "skip", { threadTs: ts });
     expect(await result).toEqual({ status: "no_answer", reason: "skipped" });
-    await waitForText(w.slack, CHANNEL, ts, "⏭ Skipped — @alice");
+    await waitForText(w.slack, CHANNEL, ts, "⏭ Deploy — skipped by @alice");
   });
 
   it("when the modal cannot open, the tapper's next message is their own answer", async () => {

@@ -8,6 +8,7 @@ import {
   expectAllAcked,
   fakeSlack,
   MODES,
+  waitForConfirmation,
   waitForText,
   world,
 } from "./harness.ts";
@@ -55,7 +56,7 @@ describe.each(MODES)("replies as typed over %s", (mode) => {
     expect(await result).toEqual({ status: "answered", answers: { answers: { env: ["Production"] } } });
     const summary = await waitForText(w.slack, CHANNEL, ts, "✅ Deploy: Production — @alice");
     expect(JSON.stringify(summary)).not.toContain("<@");
-    await w.slack.waitUntil(() => w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: Production"));
+    await waitForConfirmation(w.slack, CHANNEL, sent.message.ts);
     expectAllAcked(w.slack);
   });
 

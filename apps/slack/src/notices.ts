@@ -1,0 +1,66 @@
+/**
+ * Notices (`Channel.notify`): refusals to one person (ephemeral), the stepper and hints as messages in
+ * the thread of the person's message, and confirmations of a text answer as a ✅ reaction on that
+ * message — the question's own message is edited to the summary, which says what was recorded; a
+ * "Recorded: …" message beside it would say it twice. Without a message to react to, or when Slack
+ * refuses the reaction (no `reactions:write` scope), the confirmation is a message after all.
+ */
+import { ChannelError, type DeliveryRef, describeError, type Notice } from "@ask-user/core";
+import { parseMessageRef } from "./conversation.ts";
+import { CONFIRMATION_REACTION } from "./limits.ts";
+import type { Outbound } from "./outbound.ts";
+import { renderNotice, renderPrivateNotice } from "./render.ts";
+
+/** Adds the confirmation reaction; false when Slack would not (then a message confirms instead). */
+async function react(out: Outbound, channel: string, ts: string): Promise<boolean> {
+  try {
+    await out.idempotent("reactions.add", () =>
+      out.client.reactions.add({ channel, timestamp: ts, name: CONFIRMATION_REACTION }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ChannelError && error.status === "already_reacted") return true;
+    out.logger.warn(
+      { channel: out.name, conversation: channel, err: describeError(error) },
+      "could not react to confirm an answer; confirming with a message",
+    );
+    return false;
+  }
+}
+
+/**
+ * Sends a notice. Returns the thread root people reply in (the broker records it, so such a reply
+ * routes to the question), or `undefined` when nobody can reply: an ephemeral message, a reaction.
+ */
+export async function sendNotice(out: Outbound, notice: Notice): Promise<DeliveryRef | undefined> {
+  const { conversation, text, userId, private: only, replyTo, purpose } = notice;
+  const place = await out.where(conversation);
+  const ref = replyTo === undefined ? undefined : parseMessageRef(replyTo);
+  if (purpose === "confirmation" && ref && (await react(out, place.channel, ref.ts))) return undefined;
+  // In a channel a notice goes into the thread of the person's message (or the thread it is in); in a
+  // DM below it, unless they wrote in a thread.
+  const thread = ref?.threadTs ?? (place.direct ? undefined : ref?.ts) ?? place.threadTs;
+  const threading = thread === undefined ? {} : { thread_ts: thread };
+  if (only && userId !== undefined) {
+    // Nobody can reply to an ephemeral message: nothing to route by.
+    const { text: ephemeral } = renderPrivateNotice(text);
+    await out.call("chat.postEphemeral", () =>
+      out.client.chat.postEphemeral({ channel: place.channel, user: userId, text: ephemeral, ...threading }),
+    );
+    return undefined;
+  }
+  const body = renderNotice(text);
+  const result = await out.call("chat.postMessage", () =>
+    out.client.chat.postMessage({
+      channel: place.channel,
+      text: body.text,
+      ...threading,
+      unfurl_links: false,
+      unfurl_media: false,
+    }),
+  );
+  // In Slack one replies to a thread, not to a message in it: replies to this notice carry the
+  // thread's root as their `thread_ts`, so that is the id they route by (and the broker records).
+  const root = thread ?? result.ts;
+  return root === undefined ? undefined : { messageId: root };
+}
