@@ -170,8 +170,8 @@ function failure(call: CallContext, error: unknown, step: string, questionId?: s
     );
   }
   if (error instanceof BackendError && error.status >= 400 && error.status < 500) {
-    call.logger.warn({ status: error.status, code: error.code, step, questionId }, error.message);
-    return errorResult(`ask_user was refused (${error.code}): ${error.message}`);
+    call.logger.warn({ status: error.status, code: error.reason, step, questionId }, error.message);
+    return errorResult(`ask_user was refused (${error.reason}): ${error.message}`);
   }
   call.logger.error({ err: error, step, questionId }, "ask_user over MCP failed");
   const message = error instanceof Error ? error.message : String(error);
