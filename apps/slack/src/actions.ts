@@ -44,6 +44,24 @@ export function chosenValues(action: BlockElementAction | undefined): number[] |
 }
 
 /**
+ * The selections of our choice groups as the tapper's client shows them (`state.values`, sent with every
+ * tap): the `choose` data of each group that has something selected, with the option indices. An empty
+ * group is left out: it cannot tell "cleared" from "never touched", and a radio button group cannot be
+ * cleared at all.
+ */
+export function shownSelections(body: BlockAction): Array<[string, number[]]> {
+  const out: Array<[string, number[]]> = [];
+  for (const block of Object.values(body.state?.values ?? {})) {
+    for (const [actionId, state] of Object.entries(block)) {
+      if (decodeAction(actionId)?.action.kind !== "choose") continue;
+      const options = state.selected_options ?? (state.selected_option ? [state.selected_option] : []);
+      if (options.length > 0) out.push([actionId, options.map((option) => Number(option.value))]);
+    }
+  }
+  return out;
+}
+
+/**
  * Handles a tap on one of our buttons (`data` from {@link ourTap}). The tap is acknowledged first; a
  * copy of a tap another instance handled is then dropped.
  */
@@ -78,6 +96,12 @@ export async function onTap(
   };
   // Other… opens a modal: the broker only checks the tap and stores nothing, so a dismissed modal
   // leaves nothing behind (a later reply is read by the normal rules).
+  if (decoded.action.kind === "submit") {
+    // What the person sees is what they send: a choice whose own tap is still on its way (here or on
+    // another instance) is staged first, from the selections their client reports with the Send.
+    for (const [data, values] of shownSelections(body))
+      await deps.broker.handleAction({ ...event, data, values });
+  }
   const modal = decoded.action.kind === "other";
   const outcome = await deps.broker.handleAction(modal ? { ...event, opensModal: true } : event);
   const where: PrivateAddress = { channel: channelId, user: userId, ...(threadTs ? { threadTs } : {}) };

@@ -93,10 +93,12 @@ export function toChannelError(error: unknown, method: string): ChannelError {
 
 /**
  * True for what the WebClient throws after waiting out a 429's `Retry-After` (before it tries again, or
- * once its retries are spent): Slack did nothing, so any call may be tried again.
+ * once its retries are spent): a request error whose original names the wait. Slack did nothing, so
+ * any call may be tried again.
  */
 export function isRateLimitWait(error: unknown): boolean {
-  return error instanceof Error && RATE_LIMIT_RETRIES_EXHAUSTED.test(error.message);
+  const original = (error as { original?: unknown } | undefined)?.original;
+  return original instanceof Error && RATE_LIMIT_RETRIES_EXHAUSTED.test(original.message);
 }
 
 /** True when an edit failed because there is nothing left to edit (the message or channel is gone). */
