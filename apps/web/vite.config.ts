@@ -1,8 +1,10 @@
-import { defineConfig } from "vite";
+import { defaultClientConditions, defineConfig } from "vite";
 
 // Preact through the automatic JSX runtime of Vite's own transformer (Oxc): no framework plugin needed.
 export default defineConfig({
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  // Workspace packages are bundled from their TypeScript sources (the `source` export condition).
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   build: {
     outDir: "dist",
     emptyOutDir: true,

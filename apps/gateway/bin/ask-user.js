@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The `ask-user` command. The gateway is TypeScript consumed as source: tsx loads it.
-import { register } from "tsx/esm/api";
-
-register();
-const { main } = await import("../src/cli/main.ts");
+// The `ask-user` command: the compiled gateway (`dist/`, made by `pnpm build`). Under the `source`
+// condition (the repository's tests, with tsx loaded) `#cli` is the TypeScript source instead.
+const { main } = await import("#cli");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,7 +1,9 @@
-import { ensureWebBuild } from "@ask-user/web/build";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { turnedOnBy } from "./channels.ts";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
+import { webDistDir } from "./http/static.ts";
 
 /** Where `ask-user start` writes. */
 export interface StartIo {
@@ -88,13 +90,10 @@ export function banner(gateway: RunningGateway): string {
 export async function runStart(
   io: StartIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
-  // The web panel is built from source on the first start and after its sources changed (about a
-  // second); otherwise this is a few dozen stat calls. The API runs without it if the build fails.
-  await ensureWebBuild({ onBuild: (message) => io.stderr.write(`${message}\n`) }).catch((error: unknown) => {
-    io.stderr.write(
-      `The web panel could not be built (${(error as Error).message}); the API runs without it.\n`,
-    );
-  });
+  // The panel ships built in @ask-user/web (`pnpm build`; `pnpm start` builds first). Without it the
+  // API, MCP and the channels run, and `/` says how to build it.
+  if (!existsSync(join(webDistDir, "index.html")))
+    io.stderr.write("The web panel is not built (run `pnpm build`); the API runs without it.\n");
   let gateway: RunningGateway;
   try {
     gateway = await startGateway({ env: io.env });

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ensureWebBuild, webRoot } from "@ask-user/web/build";
+import { ensureWebBuild, webRoot } from "@ask-user/web/dev";
 import {
   type Browser,
   type BrowserContext,

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAskUser, createMemoryStore } from "@ask-user/core";
-import { ensureWebBuild, webBuildIsStale, webDistDir } from "@ask-user/web/build";
+import { ensureWebBuild, webBuildIsStale, webDistDir } from "@ask-user/web/dev";
 import { pino } from "pino";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHttpServer, type HttpServer } from "../src/http/server.ts";

@@ -136,6 +136,7 @@ console.log(
     [
       "--expose-gc",
       "--max-old-space-size=4096",
+      "--conditions=source",
       "--import",
       "tsx",
       fileURLToPath(new URL("./heap.ts", import.meta.url)),

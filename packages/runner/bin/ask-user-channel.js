@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The `ask-user-channel` command. The packages are TypeScript consumed as source: tsx loads them.
-import { register } from "tsx/esm/api";
-
-register();
-const { main } = await import("../src/cli.ts");
+// The `ask-user-channel` command: the compiled runner (`dist/`, made by `pnpm build`). Under the `source`
+// condition (the repository's tests, with tsx loaded) `#cli` is the TypeScript source instead.
+const { main } = await import("#cli");
 process.exitCode = await main(process.argv.slice(2), process.env);

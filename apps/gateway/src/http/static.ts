@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize, sep } from "node:path";
-import { webDistDir } from "@ask-user/web/build";
+import { createRequire } from "node:module";
+import { dirname, extname, join, normalize, sep } from "node:path";
 import type { Context } from "hono";
 import { HttpError, sendJson } from "./respond.ts";
 
@@ -26,6 +26,12 @@ const PAGE_HEADERS = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
 };
+
+/** The built panel shipped in `@ask-user/web` (its `dist` folder, made by `pnpm build`). */
+export const webDistDir = join(
+  dirname(createRequire(import.meta.url).resolve("@ask-user/web/package.json")),
+  "dist",
+);
 
 /** Serves the built web panel (`apps/web/dist`): `GET /` and `GET /assets/*`. */
 export interface StaticSite {
