@@ -7,14 +7,18 @@ import {
   type ChannelIngress,
   type Coordination,
   consoleLogger,
+  isForm,
 } from "@ask-user/core";
 import { Api, type Bot, type Context } from "grammy";
 import { createChannelApi } from "./api.ts";
-import { parseConversation, type TelegramConversation } from "./conversation.ts";
+import { chatOrThrow, parseConversation, threadOptions } from "./conversation.ts";
 import { isSettledEditError, toChannelError } from "./errors.ts";
+import { firstOpenQuestion, formFits, renderForm } from "./form.ts";
+import { createFormMessages, formContext } from "./form-messages.ts";
 import { createInbound } from "./inbound.ts";
 import { BUTTON_LABEL_MAX_CHARS, INLINE_KEYBOARD_MAX_BUTTONS } from "./limits.ts";
 import { lookUpName } from "./names.ts";
+import { sendNotice } from "./notice.ts";
 import { renderPlain, renderPrompt } from "./render.ts";
 
 /** Options of {@link createTelegramChannel}. */
@@ -48,25 +52,12 @@ export interface TelegramChannel {
   attach(broker: AskUserBroker): void;
 }
 
-function threadOptions(chat: TelegramConversation): { message_thread_id?: number } {
-  return chat.threadId === undefined ? {} : { message_thread_id: chat.threadId };
-}
-
-function chatOrThrow(conversation: string | undefined): TelegramConversation {
-  const chat = conversation === undefined ? undefined : parseConversation(conversation);
-  if (!chat) {
-    throw new AskUserError(
-      "delivery_failed",
-      `"${conversation ?? ""}" is not a Telegram conversation: use a numeric chat id, or "<chatId>:<threadId>" for a forum topic.`,
-    );
-  }
-  return chat;
-}
-
 /**
  * Mounts ask-user on an existing grammY bot, in two phases: create the channel (for the broker), then
- * `attach(broker)`. Questions arrive as messages with inline keyboards (or as readable text), taps and
- * text replies go to the broker, and every other update passes on to the bot's own handlers.
+ * `attach(broker)`. A lone single-select question arrives with one button per option; a form (several
+ * questions, or a multi-select one) shows one question at a time over buttons that stage the shared
+ * draft (✓), ‹ Back / Next ›, Skip and Send; taps and text replies go to the broker, and every other
+ * update passes on to the bot's own handlers.
  * Conversations are chat ids, or `"<chatId>:<threadId>"` for forum topics. The channel's Bot API calls
  * go through its own client (the bot's options plus bounded retries); `bot.api` is left as it is.
  *
@@ -88,6 +79,7 @@ export function createTelegramChannel<C extends Context>(
   // Names are looked up while a question is created: one try, no retries that would hold it up.
   const lookup = new Api(options.bot.token, options.bot.api.options);
   let attached = false;
+  const forms = createFormMessages(api);
 
   const channel: Channel = {
     name,
@@ -102,51 +94,51 @@ export function createTelegramChannel<C extends Context>(
     // Private chats have positive ids; groups, supergroups and channels negative ones.
     isDirect: (conversation) => (parseConversation(conversation)?.chatId ?? 0) > 0,
     async deliver(request) {
-      const chat = chatOrThrow(request.record.target?.conversation);
+      const { record } = request;
+      const chat = chatOrThrow(record.target?.conversation);
+      const form = isForm(record.prompt) && formFits(record.prompt);
       // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.
-      const { html, replyMarkup } = renderPrompt({ ...request, replyToMessage: chat.chatId < 0 });
+      const rendered = form
+        ? renderForm(record, firstOpenQuestion(record), formContext(record, chat))
+        : renderPrompt({ ...request, replyToMessage: chat.chatId < 0 });
+      let messageId: number;
       try {
-        const sent = await api.sendMessage(chat.chatId, html, {
+        const sent = await api.sendMessage(chat.chatId, rendered.html, {
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
           ...threadOptions(chat),
-          ...(replyMarkup === undefined ? {} : { reply_markup: replyMarkup }),
+          ...(rendered.replyMarkup === undefined ? {} : { reply_markup: rendered.replyMarkup }),
         });
-        return { messageId: String(sent.message_id) };
+        messageId = sent.message_id;
       } catch (error) {
         throw toChannelError(error, "sendMessage");
       }
+      if (form) forms.sent({ chat, messageId }, record, rendered);
+      return { messageId: String(messageId) };
     },
     async finalize({ delivery, summary }) {
       const chat = chatOrThrow(delivery.conversation);
-      try {
-        // No reply_markup: Telegram drops the inline keyboard with the edit.
-        await api.editMessageText(chat.chatId, Number(delivery.messageId), renderPlain(summary), {
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-        });
-      } catch (error) {
-        if (isSettledEditError(error)) return;
-        throw toChannelError(error, "editMessageText");
-      }
+      const messageId = Number(delivery.messageId);
+      // After any form edit in flight, and no form edit after it.
+      await forms.end({ chat, messageId }, async () => {
+        try {
+          // No reply_markup: Telegram drops the inline keyboard with the edit.
+          await api.editMessageText(chat.chatId, messageId, renderPlain(summary), {
+            parse_mode: "HTML",
+            link_preview_options: { is_disabled: true },
+          });
+        } catch (error) {
+          if (isSettledEditError(error)) return;
+          throw toChannelError(error, "editMessageText");
+        }
+      });
     },
-    async notify(notice) {
-      const chat = chatOrThrow(notice.conversation);
-      const replyTo = notice.replyTo === undefined ? undefined : Number(notice.replyTo);
-      try {
-        const sent = await api.sendMessage(chat.chatId, renderPlain(notice.text), {
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-          ...threadOptions(chat),
-          ...(replyTo === undefined || !Number.isSafeInteger(replyTo)
-            ? {}
-            : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } }),
-        });
-        return { messageId: String(sent.message_id) };
-      } catch (error) {
-        throw toChannelError(error, "sendMessage");
-      }
+    async refresh({ record, delivery }) {
+      if (!isForm(record.prompt) || !formFits(record.prompt)) return;
+      const chat = chatOrThrow(delivery.conversation);
+      await forms.show({ chat, messageId: Number(delivery.messageId) }, record);
     },
+    notify: (notice) => sendNotice({ api, logger, name }, notice),
     displayName: (userId, conversation) => lookUpName(lookup, userId, conversation),
   };
 
@@ -161,6 +153,7 @@ export function createTelegramChannel<C extends Context>(
           api,
           logger,
           broker,
+          forms,
           ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
           ...(options.defaultLocale === undefined ? {} : { defaultLocale: options.defaultLocale }),
         }),

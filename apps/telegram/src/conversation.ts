@@ -3,6 +3,7 @@
  * `"<chatId>:<threadId>"` for a forum topic (`message_thread_id`), e.g. `"-1001234567890:42"`. Pure and
  * light: the plugin loads it without the SDK.
  */
+import { AskUserError } from "@ask-user/core";
 
 /** Where a message goes: a chat, and optionally a forum topic in it. */
 export interface TelegramConversation {
@@ -37,4 +38,21 @@ export function formatConversation(conversation: TelegramConversation): string {
   return conversation.threadId === undefined
     ? String(conversation.chatId)
     : `${conversation.chatId}:${conversation.threadId}`;
+}
+
+/** The chat of a conversation id the channel sends to; throws core's `delivery_failed` for anything else. */
+export function chatOrThrow(conversation: string | undefined): TelegramConversation {
+  const chat = conversation === undefined ? undefined : parseConversation(conversation);
+  if (!chat) {
+    throw new AskUserError(
+      "delivery_failed",
+      `"${conversation ?? ""}" is not a Telegram conversation: use a numeric chat id, or "<chatId>:<threadId>" for a forum topic.`,
+    );
+  }
+  return chat;
+}
+
+/** `message_thread_id` for a forum topic, nothing otherwise: spread into a send's options. */
+export function threadOptions(chat: TelegramConversation): { message_thread_id?: number } {
+  return chat.threadId === undefined ? {} : { message_thread_id: chat.threadId };
 }

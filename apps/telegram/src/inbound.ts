@@ -14,14 +14,15 @@ import {
   messagesFor,
 } from "@ask-user/core";
 import { type Api, Composer, type Context } from "grammy";
-import type { Chat, MaybeInaccessibleMessage, Message, User } from "grammy/types";
+import type { MaybeInaccessibleMessage, User } from "grammy/types";
 import { formatConversation, type TelegramConversation } from "./conversation.ts";
 import { createDedupe } from "./dedupe.ts";
-import { CALLBACK_ANSWER_TEXT_MAX_CHARS, INPUT_FIELD_PLACEHOLDER_MAX_CHARS } from "./limits.ts";
+import { firstOpenQuestion } from "./form.ts";
+import type { FormMessages } from "./form-messages.ts";
 import { displayNameOf } from "./names.ts";
-import { clip, escapeHtml, renderPlain } from "./render.ts";
 import { replyText } from "./reply-text.ts";
-import { createTapDeadline, type Tap, tapOf } from "./tap.ts";
+import { createTapDeadline, tapOf } from "./tap.ts";
+import { createTapOutcomes, showsForm, type TapPlace } from "./tap-outcome.ts";
 
 /** What the inbound side needs from the channel. */
 export interface InboundOptions {
@@ -35,6 +36,8 @@ export interface InboundOptions {
   logger: AskUserLogger;
   /** Shared with the other instances: each update is handled once across all of them. */
   coordination?: Coordination;
+  /** The form messages this process shows (which question each shows, their edits). */
+  forms: FormMessages;
 }
 
 /** The chat (and forum topic) of a message. */
@@ -51,21 +54,14 @@ export function localeOf(user: User, fallback: string | undefined): string | und
   return fallback;
 }
 
-/** Where a message to the person who tapped goes: a reply to the question message, in its topic. */
-interface TapPlace {
-  chat: TelegramConversation;
-  chatType: Chat["type"];
-  questionMessageId: number;
-  from: User;
-}
-
 /**
  * The channel's middleware: mount it with `bot.use(...)`. Builds on grammY's composer so that updates it
  * does not own reach the host's handlers unchanged.
  */
 export function createInbound<C extends Context>(options: InboundOptions): Composer<C> {
-  const { name, api, logger, broker } = options;
+  const { name, api, logger, broker, forms } = options;
   const composer = new Composer<C>();
+  const showOutcome = createTapOutcomes({ name, api, logger, broker, forms });
 
   composer.use(createTapDeadline<C>({ name, api, logger }));
   composer.use(
@@ -91,6 +87,9 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
       from: query.from,
     };
     const locale = localeOf(query.from, options.defaultLocale);
+    // A refresh of this message waits until the tap chose the question it shows.
+    const shown = { chat: place.chat, messageId: message.message_id };
+    const tapped = forms.tapping(shown);
     let outcome: InboundOutcome;
     try {
       outcome = await broker.handleAction({
@@ -101,6 +100,10 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
         data: query.data,
         ...(locale === undefined ? {} : { locale }),
       });
+      // A control shows its question; a Send with gaps shows the first question still needing an answer.
+      if (outcome.kind === "staged") forms.view(shown, outcome.questionIndex);
+      else if (outcome.kind !== "ignored" && showsForm(outcome))
+        forms.view(shown, firstOpenQuestion(outcome.record));
     } catch (error) {
       logger.error(
         { channel: name, updateId: ctx.update.update_id, err: describeError(error) },
@@ -108,6 +111,8 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
       );
       await tap.answer({});
       return;
+    } finally {
+      tapped();
     }
     if (outcome.kind === "ignored") {
       if (tap.late) return; // answered already: the host's handlers could not answer it again
@@ -145,85 +150,6 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
     }
     if (outcome.kind === "ignored") return next();
   });
-
-  /**
-   * The outcome of a tap: in the answer to the query (a refusal as an alert). When the deadline answered
-   * it already, a refusal is sent as a reply instead, and a recorded answer shows in the message edit.
-   */
-  async function showOutcome(
-    tap: Tap,
-    place: TapPlace,
-    outcome: Exclude<InboundOutcome, { kind: "ignored" }>,
-  ): Promise<void> {
-    const alert = outcome.kind === "refused" || outcome.kind === "invalid";
-    const answered = await tap.answer({
-      text: clip(outcome.text, CALLBACK_ANSWER_TEXT_MAX_CHARS),
-      show_alert: alert,
-    });
-    if (outcome.kind === "awaiting_text") await askForText(place, outcome);
-    else if (!answered && alert) await tellTapper(place, outcome.text);
-  }
-
-  /** In groups, the tapper's name as a link that reaches them (`tg://user?id=`); nothing in private. */
-  function mentionOf(place: TapPlace): string {
-    if (place.chatType === "private") return "";
-    return `<a href="tg://user?id=${place.from.id}">${escapeHtml(clip(place.from.first_name, 64))}</a>: `;
-  }
-
-  /** A late refusal of a tap, as a reply to the question message. */
-  async function tellTapper(place: TapPlace, text: string): Promise<void> {
-    try {
-      await api.sendMessage(place.chat.chatId, `${mentionOf(place)}${renderPlain(text, 3000)}`, {
-        parse_mode: "HTML",
-        link_preview_options: { is_disabled: true },
-        ...(place.chat.threadId === undefined ? {} : { message_thread_id: place.chat.threadId }),
-        reply_parameters: { message_id: place.questionMessageId, allow_sending_without_reply: true },
-      });
-    } catch (error) {
-      logger.warn({ channel: name, err: describeError(error) }, "could not tell a late tap's refusal");
-    }
-  }
-
-  /**
-   * Other…: a force-reply to the question message, selective, with the placeholder. In groups it
-   * mentions the tapper, because a selective force-reply reaches only mentioned users (and the author of
-   * the replied-to message, which is the bot here).
-   */
-  async function askForText(
-    place: TapPlace,
-    outcome: Extract<InboundOutcome, { kind: "awaiting_text" }>,
-  ): Promise<void> {
-    const { chat } = place;
-    let sent: Message.TextMessage;
-    try {
-      sent = await api.sendMessage(chat.chatId, `${mentionOf(place)}${renderPlain(outcome.text, 3000)}`, {
-        parse_mode: "HTML",
-        ...(chat.threadId === undefined ? {} : { message_thread_id: chat.threadId }),
-        reply_parameters: { message_id: place.questionMessageId, allow_sending_without_reply: true },
-        reply_markup: {
-          force_reply: true,
-          selective: true,
-          input_field_placeholder: clip(outcome.placeholder, INPUT_FIELD_PLACEHOLDER_MAX_CHARS),
-        },
-      });
-    } catch (error) {
-      logger.warn({ channel: name, err: describeError(error) }, "could not ask for the Other… answer");
-      return;
-    }
-    // A reply to this prompt belongs to this question, even when others are pending or it has ended.
-    try {
-      await broker.rememberMessage(outcome.record.id, {
-        channel: name,
-        conversation: formatConversation(chat),
-        messageId: String(sent.message_id),
-      });
-    } catch (error) {
-      logger.error(
-        { channel: name, questionId: outcome.record.id, err: describeError(error) },
-        "could not remember the Other… prompt",
-      );
-    }
-  }
 
   return composer;
 }

@@ -17,7 +17,7 @@ import { createChannelApi } from "./api.ts";
 import { createTelegramChannel } from "./channel.ts";
 import type { TelegramConfig, TelegramWebhookConfig } from "./config.ts";
 import { toChannelError } from "./errors.ts";
-import { ALLOWED_UPDATES, WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS } from "./limits.ts";
+import { ALLOWED_UPDATES, WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS, WEBHOOK_STOP_WAIT_MS } from "./limits.ts";
 import { type Polling, startPolling } from "./polling.ts";
 import { createWebhookHandler, type WebhookHandler } from "./webhook.ts";
 
@@ -156,6 +156,13 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
       state = "stopped";
       await polling?.stop();
       polling = undefined;
+      // Webhook updates answered 200 while still being handled finish first (bounded).
+      if (handler && !(await handler.settled(WEBHOOK_STOP_WAIT_MS))) {
+        logger.warn(
+          { channel: "telegram", afterMs: WEBHOOK_STOP_WAIT_MS },
+          "stopped with webhook updates still being handled",
+        );
+      }
     },
   };
 }

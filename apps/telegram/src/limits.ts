@@ -7,7 +7,7 @@
 /** Message text after entity parsing: 1–4096 characters. */
 export const MESSAGE_TEXT_MAX_CHARS = 4096;
 
-/** `callback_data` of an inline button: 1–64 bytes (core's action codec uses at most 22). */
+/** `callback_data` of an inline button: 1–64 bytes (core's action codec uses at most 23). */
 export const CALLBACK_DATA_MAX_BYTES = 64;
 
 /** `answerCallbackQuery` text: at most 200 characters. */
@@ -73,6 +73,24 @@ export const KEEP_ALIVE_IDLE_MAX_MS = 4000;
  */
 export const TAP_ACK_DEADLINE_MS = 2000;
 
+/**
+ * The most options a question of a form may have to get its buttons: core's action codec numbers picks
+ * 0-9. A form with a longer question is sent as readable text (the schema allows 4, so this never bites).
+ */
+export const FORM_OPTIONS_MAX = 10;
+
+/** A form's buttons besides the options of the question shown: Other…, ‹ Back, Next ›, Skip and Send. */
+export const FORM_CONTROL_BUTTONS = 5;
+
+/** A question's answers in a form's status lines (`✓ 2) Regions: EU, Asia`) are cut to this length. */
+export const FORM_STATUS_VALUE_MAX_CHARS = 200;
+
+/**
+ * Prompt messages whose form state this process keeps in memory (the question each shows, what it shows
+ * now, the newest record seen); the oldest is forgotten first. Nothing of it is needed after a restart.
+ */
+export const FORM_MESSAGES_REMEMBERED = 1000;
+
 /** Option descriptions are cut to these lengths, in turn, until a prompt fits one message. */
 export const DESCRIPTION_CUTS = [200, 80, 30, 0] as const;
 
@@ -91,6 +109,22 @@ export const WEBHOOK_PATH = "/channels/telegram";
  */
 export const WEBHOOK_DEFAULT_HOST = "127.0.0.1";
 export const WEBHOOK_DEFAULT_PORT = 8443;
+
+/**
+ * A webhook update still being handled after this long is answered 200 and goes on in the background:
+ * well within Telegram's patience (grammY's own default is 10 s, after which it would answer 500 and
+ * Telegram would deliver the update again while the first run is still going).
+ */
+export const WEBHOOK_ANSWER_WITHIN_MS = 5000;
+
+/**
+ * Updates still handled in the background after their webhook request was answered; beyond this, new
+ * requests are answered 503 with `Retry-After` (Telegram delivers them again later) until some finish.
+ */
+export const WEBHOOK_BACKGROUND_MAX = 100;
+
+/** How long `stop()` waits for updates still handled in the background before it returns anyway. */
+export const WEBHOOK_STOP_WAIT_MS = 10_000;
 
 /** `Retry-After` (seconds) of the 503 a webhook request gets before `initialize` or after `stop`. */
 export const WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS = 1;

@@ -59,12 +59,13 @@ export function renderPlain(text: string, max = MESSAGE_TEXT_MAX_CHARS): string 
 }
 
 /** One visible piece of a message; `bold` pieces are wrapped in `<b>`. */
-interface Piece {
+export interface Piece {
   text: string;
   bold?: boolean;
 }
 
-function toHtml(pieces: Piece[]): { html: string; plain: string } {
+/** Pieces as HTML (escaped, mentions defused) and as the plain text Telegram counts. */
+export function toHtml(pieces: Piece[]): { html: string; plain: string } {
   let html = "";
   let plain = "";
   for (const piece of pieces) {
@@ -75,20 +76,37 @@ function toHtml(pieces: Piece[]): { html: string; plain: string } {
   return { html, plain };
 }
 
-function buttonPieces(question: PromptQuestion, locale: string, expiresAt: number, now: number): Piece[] {
-  const m = messagesFor(locale);
+/** A question as pieces: its header in bold, the question, then the numbered options with descriptions. */
+export function questionPieces(question: PromptQuestion): Piece[] {
   const pieces: Piece[] = [{ text: question.header, bold: true }, { text: `\n${question.question}\n` }];
   question.options.forEach((option, index) => {
     const description = option.description ? ` — ${option.description}` : "";
     pieces.push({ text: `\n${index + 1}. ${option.label}${description}` });
   });
-  pieces.push({ text: `\n\n${m.expiresAt(formatTime(expiresAt, locale, now))}` });
   return pieces;
+}
+
+/** "For @alice" and a blank line, in a shared conversation where only the creator may answer. */
+export function forPieces(forName: string | undefined, locale: string): Piece[] {
+  return forName === undefined ? [] : [{ text: `${messagesFor(locale).forWhom(forName)}\n\n` }];
+}
+
+function buttonPieces(
+  question: PromptQuestion,
+  request: { locale: string; expiresAt: number; now: number; forName: string | undefined },
+): Piece[] {
+  const { locale } = request;
+  const m = messagesFor(locale);
+  return [
+    ...forPieces(request.forName, locale),
+    ...questionPieces(question),
+    { text: `\n\n${m.expiresAt(formatTime(request.expiresAt, locale, request.now))}` },
+  ];
 }
 
 /**
  * The inline keyboard of a single-select question: one full-width button per option (its label cut to
- * {@link BUTTON_LABEL_MAX_CHARS}), then Other… and Skip, each carrying core's action payload (≤ 22 bytes).
+ * {@link BUTTON_LABEL_MAX_CHARS}), then Other… and Skip, each carrying core's action payload (≤ 23 bytes).
  */
 export function renderKeyboard(
   question: PromptQuestion,
@@ -124,7 +142,7 @@ function shortened(prompt: Prompt, descriptionMax: number, questionMax: number):
 }
 
 /** Every shortening to try, mildest first: descriptions first, then question texts. */
-function* shortenings(prompt: Prompt): Generator<Prompt> {
+export function* shortenings(prompt: Prompt): Generator<Prompt> {
   yield prompt;
   for (const cut of DESCRIPTION_CUTS) yield shortened(prompt, cut, Number.POSITIVE_INFINITY);
   for (const cut of QUESTION_CUTS) yield shortened(prompt, 0, cut);
@@ -143,12 +161,15 @@ export interface PromptRequest {
    * replies to its own messages (and commands and mentions).
    */
   replyToMessage?: boolean;
+  /** Who may answer, in a shared conversation: the prompt starts with "For @alice" (in `text` already). */
+  forName?: string;
 }
 
 /**
- * The question message: with `buttons`, the header in bold, the question, the numbered options with
- * their descriptions and the deadline (UTC), over an inline keyboard; otherwise core's readable text
- * (rendered again with "Reply to this message to answer." when `replyToMessage`).
+ * The question message: with `buttons`, "For @alice" in a shared conversation, the header in bold, the
+ * question, the numbered options with their descriptions and the deadline (UTC), over an inline keyboard;
+ * otherwise core's readable text (rendered again with "Reply to this message to answer." when
+ * `replyToMessage`). Forms have their own message (`renderForm`).
  *
  * @example
  * const { html, replyMarkup } = renderPrompt(request);
@@ -162,10 +183,9 @@ export function renderPrompt(request: PromptRequest): RenderedMessage {
   if (request.buttons && question && token) {
     const replyMarkup = renderKeyboard(question, token, locale);
     let last = "";
+    const context = { locale, expiresAt: record.expiresAt, now, forName: request.forName };
     for (const prompt of shortenings(record.prompt)) {
-      const { html, plain } = toHtml(
-        buttonPieces(prompt.questions[0] ?? question, locale, record.expiresAt, now),
-      );
+      const { html, plain } = toHtml(buttonPieces(prompt.questions[0] ?? question, context));
       if (plain.length <= MESSAGE_TEXT_MAX_CHARS) return { html, replyMarkup };
       last = plain;
     }
@@ -176,6 +196,7 @@ export function renderPrompt(request: PromptRequest): RenderedMessage {
     expiresAt: record.expiresAt,
     now,
     replyToMessage: request.replyToMessage === true,
+    ...(request.forName === undefined ? {} : { forName: request.forName }),
   };
   const given = defuseMentions(
     options.replyToMessage ? renderPromptText(record.prompt, options) : request.text,

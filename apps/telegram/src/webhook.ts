@@ -1,44 +1,129 @@
 /**
- * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`: grammY's
+ * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`, around grammY's
  * `webhookCallback(bot, "std/http", { secretToken })`. The gateway mounts it at `/channels/telegram` on
  * its own port; the standalone runner serves the same handler on the instance's `listen` address.
+ *
+ * Telegram delivers an update again when its request is not answered 2xx in time — so an update whose
+ * handling is slow (a store waiting for a lock) must not be answered late or with an error while it is
+ * still running, or it runs twice. An update is therefore answered with its outcome when it is handled
+ * within {@link WEBHOOK_ANSWER_WITHIN_MS} (500 on failure: Telegram delivers it again, and the dedupe
+ * lets it run again); past that it is answered 200 and goes on in the background, at most
+ * {@link WEBHOOK_BACKGROUND_MAX} at a time (beyond, new requests get 503 with `Retry-After`).
  */
 import { type AskUserLogger, describeError } from "@ask-user/core";
 import { type Bot, type Context, webhookCallback } from "grammy";
+import {
+  WEBHOOK_ANSWER_WITHIN_MS,
+  WEBHOOK_BACKGROUND_MAX,
+  WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS,
+} from "./limits.ts";
 
-/** A web-standard request handler, as hosts mount it. */
-export type WebhookHandler = (request: Request) => Promise<Response>;
+/** A web-standard request handler, as hosts mount it, that can say when its background work is done. */
+export interface WebhookHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Resolves once every update answered while still being handled has finished, or after `waitMs`:
+   * true when none is left running.
+   */
+  settled(waitMs?: number): Promise<boolean>;
+}
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
   /** The `secret_token` given to `setWebhook`: requests must carry it in `X-Telegram-Bot-Api-Secret-Token`. */
   secretToken: string;
   logger: AskUserLogger;
+  /** Answer 200 and go on in the background after this long (default {@link WEBHOOK_ANSWER_WITHIN_MS}). */
+  answerWithinMs?: number;
+  /** Updates handled in the background at most (default {@link WEBHOOK_BACKGROUND_MAX}). */
+  backgroundMax?: number;
+}
+
+/** A pause of `ms` (never ending when `ms` is infinite) that can be cancelled. */
+function pause(ms: number): { done: Promise<undefined>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<undefined>((resolve) => {
+    if (Number.isFinite(ms)) timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return { done, cancel: () => clearTimeout(timer) };
 }
 
 /**
- * A handler that feeds the bot from Telegram's webhook requests. A wrong or missing secret header gets
- * 401 and no handler runs (grammY compares it in constant time); a method other than POST gets 405.
- * When a handler fails the answer is 500, so that Telegram delivers the update again (the channel's
- * dedupe lets a failed update run again, and drops a copy of one that succeeded).
+ * A handler that feeds the bot from Telegram's webhook requests (see the module comment). A wrong or
+ * missing secret header gets 401 and no handler runs (grammY compares it in constant time); a method
+ * other than POST gets 405; a handler that fails in time gets 500, so that Telegram delivers the update
+ * again (the channel's dedupe lets a failed update run again, and drops a copy of one that succeeded).
  *
  * @example
  * const webhook = createWebhookHandler(bot, { secretToken, logger });
  * await bot.api.setWebhook("https://gw.example.com/channels/telegram", { secret_token: secretToken });
  * const response = await webhook(request); // mounted by the gateway at /channels/telegram
+ * await webhook.settled(10_000); // on shutdown: updates still handled in the background
  */
 export function createWebhookHandler<C extends Context>(
   bot: Bot<C>,
   options: WebhookHandlerOptions,
 ): WebhookHandler {
-  const handle = webhookCallback(bot, "std/http", { secretToken: options.secretToken });
-  return async (request) => {
-    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+  const { logger } = options;
+  // No timeout of grammY's own: it would answer 500 while the update is still being handled.
+  const handle = webhookCallback(bot, "std/http", {
+    secretToken: options.secretToken,
+    timeoutMilliseconds: Number.POSITIVE_INFINITY,
+  });
+  const answerWithinMs = options.answerWithinMs ?? WEBHOOK_ANSWER_WITHIN_MS;
+  const backgroundMax = options.backgroundMax ?? WEBHOOK_BACKGROUND_MAX;
+  const background = new Set<Promise<void>>();
+
+  const run = async (request: Request, answered: () => boolean): Promise<Response> => {
     try {
       return await handle(request);
     } catch (error) {
-      options.logger.error({ channel: "telegram", err: describeError(error) }, "webhook update failed");
+      const late = answered();
+      logger.error(
+        { channel: "telegram", err: describeError(error) },
+        late
+          ? "webhook update failed after it was answered 200 (Telegram does not deliver it again)"
+          : "webhook update failed",
+      );
       return new Response(null, { status: 500 });
     }
   };
+
+  const handler = async (request: Request): Promise<Response> => {
+    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    if (background.size >= backgroundMax) {
+      logger.warn(
+        { channel: "telegram", background: background.size },
+        "too many webhook updates still being handled: answered 503, Telegram delivers it again later",
+      );
+      return Response.json(
+        { ok: false, error: "Too many updates are still being handled; try again." },
+        { status: 503, headers: { "retry-after": String(WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS) } },
+      );
+    }
+    let answered = false;
+    const task = run(request, () => answered);
+    const timer = pause(answerWithinMs);
+    const response = await Promise.race([task, timer.done]);
+    timer.cancel();
+    if (response) return response;
+    answered = true;
+    const rest = task.then(() => undefined);
+    background.add(rest);
+    void rest.then(() => background.delete(rest));
+    logger.warn(
+      { channel: "telegram", afterMs: answerWithinMs },
+      "a webhook update is slow: answered 200 so that Telegram does not deliver it again; still handling it",
+    );
+    return new Response(null, { status: 200 });
+  };
+
+  return Object.assign(handler, {
+    async settled(waitMs = Number.POSITIVE_INFINITY) {
+      const timer = pause(waitMs);
+      await Promise.race([Promise.all([...background]), timer.done]);
+      timer.cancel();
+      return background.size === 0;
+    },
+  });
 }

@@ -9,6 +9,7 @@ import {
   GROUP,
   handleTogether,
   MODES,
+  reacted,
   result,
   start,
   visible,
@@ -55,10 +56,10 @@ describe.each(MODES)("in a group, where the bot runs in privacy mode (%s)", (mod
       status: "answered",
       answers: { answers: { deploy_target: ["Production"], notify: ["Team"] } },
     });
-    const confirmation = await running.tg.waitUntil(() =>
-      botMessages(running.tg, chatId).find((m) => m.reply_to_message_id === reply.message_id),
+    expect(await reacted(running.tg, chatId, reply.message_id)).toEqual(["👍"]);
+    expect(visible((await edited(running, chatId, message.message_id)).text)).toBe(
+      "✅ Deploy: Production · Notify: Team — @ada",
     );
-    expect(confirmation.text).toBe("Recorded: Deploy: Production · Notify: Team");
   });
 
   it("reads a message that mentions the bot without the mention, and keeps its line breaks", async () => {

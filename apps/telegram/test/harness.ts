@@ -139,7 +139,10 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
     const server = await serve(webhook, ["/telegram"]);
     running.webhookUrl = `${server.origin}/telegram`;
     await bot.api.setWebhook(running.webhookUrl, { secret_token: SECRET });
-    stopUpdates = () => server.close();
+    stopUpdates = async () => {
+      await server.close();
+      await webhook.settled();
+    };
   }
   let stopped = false;
   running.stop = async () => {
@@ -205,11 +208,11 @@ export function result(running: Running, id: string, timeoutMs = 3000): Promise<
   });
 }
 
-/** The message once it was edited to its summary. */
+/** The message once it was edited to its summary (an edit that took the keyboard away). */
 export function edited(running: Running, chatId: number, messageId: number): Promise<FakeMessage> {
   return running.tg.waitUntil(() => {
     const message = running.tg.message(chatId, messageId);
-    return message?.edit_date !== undefined && message;
+    return message?.edit_date !== undefined && message.reply_markup === undefined && message;
   });
 }
 
@@ -227,4 +230,9 @@ export function botMessages(tg: FakeTelegram, chatId: number, afterId = 0): Fake
 /** Text as a person reads it: the invisible word joiners that defuse `@mentions` left out. */
 export function visible(text: string | undefined): string | undefined {
   return text?.replaceAll("\u2060", "");
+}
+
+/** The bot's reaction on a person's message (a quiet confirmation), once it is there. */
+export function reacted(tg: FakeTelegram, chatId: number, messageId: number): Promise<string[]> {
+  return tg.waitUntil(() => tg.message(chatId, messageId)?.reactions);
 }

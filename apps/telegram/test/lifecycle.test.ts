@@ -1,7 +1,19 @@
 import { createMemoryStore } from "@ask-user/core";
 import { createFakeClock } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
-import { ADA, ask, botMessages, DEPLOY, edited, fake, MODES, result, start, visible } from "./harness.ts";
+import {
+  ADA,
+  ask,
+  botMessages,
+  DEPLOY,
+  edited,
+  fake,
+  MODES,
+  reacted,
+  result,
+  start,
+  visible,
+} from "./harness.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 14, 0);
 
@@ -118,22 +130,19 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
         },
       ],
     };
-    const { record, chatId } = await ask(running, release, String(ADA.id));
+    const { record, message, chatId } = await ask(running, release, String(ADA.id));
     ada.sendText(chatId, "1: Production");
     await running.tg.waitUntil(() => botMessages(running.tg, chatId).length === 2);
     const updateId = seen[0] ?? -1;
 
     running.tg.redeliver(updateId);
     await running.tg.waitUntil(() => seen.filter((id) => id === updateId).length === 2);
-    ada.sendText(chatId, "Team");
+    const last = ada.sendText(chatId, "Team");
     expect(await result(running, record.id)).toMatchObject({ status: "answered" });
-    await running.tg.waitUntil(() => botMessages(running.tg, chatId).length === 3);
+    expect(await reacted(running.tg, chatId, last.message_id)).toEqual(["👍"]);
+    await edited(running, chatId, message.message_id);
     const messages = botMessages(running.tg, chatId).map((m) => visible(m.text)?.split(".")[0]);
-    expect(messages).toEqual([
-      "✅ Deploy: Production · Notify: Team — @ada",
-      "Recorded: Deploy: Production",
-      "Recorded: Deploy: Production · Notify: Team",
-    ]);
+    expect(messages).toEqual(["✅ Deploy: Production · Notify: Team — @ada", "Recorded: Deploy: Production"]);
     expect(running.logger.lines.filter((line) => line.includes("delivered twice"))).toHaveLength(1);
   });
 

@@ -7,6 +7,7 @@ import {
   edited,
   GROUP,
   MODES,
+  reacted,
   type Running,
   result,
   start,
@@ -45,7 +46,7 @@ describe.each(MODES)("a reply to the Other… prompt (%s)", (mode) => {
       status: "answered",
       answers: { answers: { deploy_target: ["Blue-green on Friday"] } },
     });
-    expect((await answerTo(running, GROUP, reply.message_id)).text).toBe("Recorded: Blue-green on Friday");
+    expect(await reacted(running.tg, GROUP, reply.message_id)).toEqual(["👍"]);
     expect(visible((await edited(running, GROUP, first.message.message_id)).text)).toBe(
       "✅ Deploy: Blue-green on Friday — @ada",
     );

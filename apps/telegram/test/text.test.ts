@@ -9,6 +9,7 @@ import {
   edited,
   GROUP,
   MODES,
+  reacted,
   result,
   start,
   visible,
@@ -39,7 +40,7 @@ const RELEASE = {
 };
 
 describe.each(MODES)("text replies (%s)", (mode) => {
-  it("reads a reply by number, by label and as free text, and confirms each as interpreted", async () => {
+  it("reads a reply by number, by label and as free text, and confirms each with a reaction", async () => {
     const running = await start(mode);
     const ada = running.tg.user(ADA);
     const cases: Array<[string, string]> = [
@@ -54,13 +55,11 @@ describe.each(MODES)("text replies (%s)", (mode) => {
         status: "answered",
         answers: { answers: { deploy_target: [answer] } },
       });
-      const confirmation = await running.tg.waitUntil(() =>
-        botMessages(running.tg, chatId).find((m) => m.reply_to_message_id === sent.message_id),
-      );
-      expect(confirmation.text).toBe(`Recorded: ${answer}`);
+      // The summary edit says how the reply was read; a 👍 on the reply says it was taken.
+      expect(await reacted(running.tg, chatId, sent.message_id)).toEqual(["👍"]);
       const summary = await edited(running, chatId, message.message_id);
       expect(visible(summary.text)).toBe(`✅ Deploy: ${answer} — @ada`);
-      expect(summary.reply_markup).toBeUndefined();
+      expect(botMessages(running.tg, chatId, message.message_id)).toEqual([]);
     }
   });
 
@@ -78,12 +77,12 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     expect(await result(running, record.id)).toEqual({ status: "no_answer", reason: "skipped" });
   });
 
-  it("asks a multi-select question as readable text and takes several numbers", async () => {
+  it("asks a multi-select question as a form that still takes several numbers typed as a reply", async () => {
     const running = await start(mode);
     const ada = running.tg.user(ADA);
     const { record, message, chatId } = await ask(running, REGIONS, String(ADA.id));
-    expect(buttons(message)).toEqual([]);
-    expect(message.text).toContain("Regions: Which regions?\n   1. EU — Frankfurt\n   2. US\n   3. Asia");
+    expect(buttons(message)).toEqual([["EU"], ["US"], ["Asia"], ["Other…"], ["Skip", "Send"]]);
+    expect(message.text).toContain("Regions\nWhich regions?\n\n1. EU — Frankfurt\n2. US\n3. Asia");
     expect(message.text).toMatch(/separated by commas/);
     expect(message.text).toMatch(/Expires at \d\d:\d\d UTC\.$/);
 
@@ -103,9 +102,8 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     const { record, message, chatId } = await ask(running, RELEASE, String(GROUP), {
       creator: { userId: String(ADA.id), displayName: "@ada" },
     });
-    expect(buttons(message)).toEqual([]);
-    expect(message.text).toContain("1) Deploy: Where should I deploy?");
-    expect(message.text).toContain("2) Notify: Who should I tell?");
+    expect(message.text).toContain("Question 1 of 2\nDeploy\nWhere should I deploy?");
+    expect(message.text).toContain("○ 1) Deploy\n○ 2) Notify");
 
     const first = ada.sendText(chatId, "1: Production", { replyTo: message.message_id });
     const followUp = await running.tg.waitUntil(() =>
@@ -115,8 +113,15 @@ describe.each(MODES)("text replies (%s)", (mode) => {
       /^Recorded: Deploy: Production\.\nStill needed:\n2\) Notify: Who should I tell\?/,
     );
     expect((await running.broker.get(record.id))?.status).toBe("pending");
+    // The form shows the shared draft (✓ and the answer typed) and moves on to the question still open.
+    const form = await running.tg.waitUntil(() => {
+      const now = running.tg.message(chatId, message.message_id);
+      return now?.text.includes("✓ 1) Deploy: Production\n○ 2) Notify") && now;
+    });
+    expect(form.text).toContain("Question 2 of 2\nNotify\nWho should I tell?");
+    expect(buttons(form)).toEqual([["Team"], ["Nobody"], ["Other…"], ["‹ Back"], ["Skip", "Send"]]);
 
-    ada.sendText(chatId, "Team", { replyTo: followUp.message_id });
+    const last = ada.sendText(chatId, "Team", { replyTo: followUp.message_id });
     expect(await result(running, record.id)).toEqual({
       status: "answered",
       answers: { answers: { deploy_target: ["Production"], notify: ["Team"] } },
@@ -124,6 +129,7 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     expect(visible((await edited(running, chatId, message.message_id)).text)).toBe(
       "✅ Deploy: Production · Notify: Team — @ada",
     );
+    expect(await reacted(running.tg, chatId, last.message_id)).toEqual(["👍"]);
   });
 
   it("refuses another member's reply to the question in a group and leaves it open", async () => {
@@ -167,10 +173,7 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     expect(await result(running, record.id)).toMatchObject({
       answers: { answers: { deploy_target: ["Production"] } },
     });
-    const confirmation = await running.tg.waitUntil(() =>
-      botMessages(running.tg, chatId).find((m) => m.reply_to_message_id === sent.message_id),
-    );
-    expect([confirmation.text, confirmation.message_thread_id]).toEqual(["Recorded: Production", 7]);
+    expect(await reacted(running.tg, chatId, sent.message_id)).toEqual(["👍"]);
 
     const other = await ask(running, DEPLOY, `${GROUP}:7`, { creator: { userId: String(ADA.id) } });
     const query = ada.press(chatId, other.message.message_id, "Other…");

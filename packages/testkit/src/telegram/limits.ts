@@ -19,6 +19,9 @@ export const CALLBACK_ANSWER_TEXT_MAX_CHARS = 200;
 export const INPUT_FIELD_PLACEHOLDER_MIN_CHARS = 1;
 export const INPUT_FIELD_PLACEHOLDER_MAX_CHARS = 64;
 
+/** Reactions a bot may set on one message (`setMessageReaction`: bots react as non-premium users). */
+export const BOT_REACTIONS_MAX = 1;
+
 /** Webhook `secret_token`: 1–256 of `[A-Za-z0-9_-]`. */
 export const WEBHOOK_SECRET_TOKEN_MAX_CHARS = 256;
 export const WEBHOOK_SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]+$/;

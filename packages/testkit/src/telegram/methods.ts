@@ -14,6 +14,7 @@ import {
   optStr,
   type Params,
 } from "./params.ts";
+import { setMessageReaction } from "./reactions.ts";
 import { chatFor, type HeldMethod, notify, type State } from "./state.ts";
 import type { ApiCall, CallbackAnswer, Failure } from "./types.ts";
 import { Described, deleteWebhook, getUpdates, getWebhookInfo, setWebhook } from "./updates.ts";
@@ -142,6 +143,7 @@ export const methods: Record<string, Handler> = {
   editmessagetext: editMessageText,
   editmessagereplymarkup: editMessageReplyMarkup,
   deletemessage: deleteMessage,
+  setmessagereaction: setMessageReaction,
   answercallbackquery: answerCallbackQuery,
   sendchataction: sendChatAction,
   getchat: getChat,

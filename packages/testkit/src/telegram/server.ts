@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_WAIT_MS } from "./limits.ts";
 import { type ApiResponse, invoke } from "./methods.ts";
 import type { Params } from "./params.ts";
+import { renderMessageText } from "./screen.ts";
 import {
   createState,
   findMessage,
@@ -80,6 +81,17 @@ export interface FakeTelegram {
   messages(chatId: number): FakeMessage[];
   /** One message as it stands now. */
   message(chatId: number, messageId: number): FakeMessage | undefined;
+  /**
+   * One message as a person sees it, as text: the text, then each inline keyboard row as
+   * `[label]  [label]`, a force-reply's input field and the bot's reaction (see `screen.ts`). Throws
+   * when there is no such message.
+   */
+  messageText(chatId: number, messageId: number): string;
+  /**
+   * Limits the reactions allowed in a chat, as its admins can (`undefined`: every emoji again). A bot's
+   * `setMessageReaction` with another emoji there gets `REACTION_INVALID`.
+   */
+  setAvailableReactions(chatId: number, emoji: readonly string[] | undefined): void;
   /** Updates not yet confirmed by the bot (getUpdates `offset`) or delivered to the webhook. */
   pendingUpdates(): TgUpdate[];
   /** A user who can write to the bot and tap its buttons. */
@@ -216,6 +228,15 @@ export async function createFakeTelegram(options: FakeTelegramOptions = {}): Pro
     message(chatId, messageId) {
       const stored = findMessage(state, chatId, messageId);
       return stored && toFakeMessage(stored);
+    },
+    messageText(chatId, messageId) {
+      const stored = findMessage(state, chatId, messageId);
+      if (!stored) throw new Error(`fake Telegram: no message ${messageId} in chat ${chatId}`);
+      return renderMessageText(stored);
+    },
+    setAvailableReactions(chatId, emoji) {
+      if (emoji === undefined) state.availableReactions.delete(chatId);
+      else state.availableReactions.set(chatId, [...emoji]);
     },
     pendingUpdates: () => structuredClone(state.queue),
     user: (from) => createFakeUser(state, from),

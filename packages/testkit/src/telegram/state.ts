@@ -23,6 +23,8 @@ export interface StoredMessage {
   sourceText: string;
   parseMode?: string;
   markup?: TgReplyMarkup;
+  /** The bot's reaction on the message (`setMessageReaction`), as emoji. */
+  reactions?: string[];
 }
 
 /** The webhook as set with `setWebhook`. */
@@ -56,6 +58,8 @@ export interface State {
   users: Map<number, TgUser>;
   /** Group messages privacy mode kept from the bot. */
   withheld: TgMessage[];
+  /** Chats whose admins limited the reactions (emoji allowed there); other chats allow every emoji. */
+  availableReactions: Map<number, string[]>;
   /** Privacy mode (Telegram's default): in groups the bot gets only replies to it, commands and mentions. */
   privacyMode: boolean;
   messages: Map<number, Map<number, StoredMessage>>;
@@ -94,6 +98,7 @@ export function createState(token: string, bot: TgUser, now: () => number, priva
     chats: new Map(),
     users: new Map(),
     withheld: [],
+    availableReactions: new Map(),
     privacyMode,
     messages: new Map(),
     lastMessageId: new Map(),
@@ -226,6 +231,7 @@ export function toFakeMessage(stored: StoredMessage): FakeMessage {
   if (m.message_thread_id !== undefined) view.message_thread_id = m.message_thread_id;
   if (m.reply_to_message !== undefined) view.reply_to_message_id = m.reply_to_message.message_id;
   if (m.edit_date !== undefined) view.edit_date = m.edit_date;
+  if (stored.reactions !== undefined) view.reactions = [...stored.reactions];
   return view;
 }
 

@@ -99,6 +99,8 @@ export interface FakeMessage {
   message_thread_id?: number;
   reply_to_message_id?: number;
   edit_date?: number;
+  /** The bot's reaction on the message (`setMessageReaction`), as emoji. */
+  reactions?: string[];
 }
 
 /** One request to the fake Bot API with the right token. */
