@@ -122,6 +122,24 @@ describe("renderForm", () => {
   });
 });
 
+describe("the fake's Block Kit validator", () => {
+  it("refuses what Slack refuses in a choice group, so the checks above can fail", () => {
+    const option = (i: number, text = `O${i}`) => ({ text: { type: "plain_text", text }, value: String(i) });
+    const group = (extra: Record<string, unknown>) => [
+      { type: "actions", elements: [{ type: "checkboxes", action_id: "a", ...extra }] },
+    ];
+    const many = Array.from({ length: 11 }, (_, i) => option(i));
+    expect(checkBlocks(group({ options: many }), "message")).toEqual([
+      "must be less than 11 items [json-pointer:/blocks/0/elements/0/options]",
+    ]);
+    expect(checkBlocks(group({ options: [option(0, "x".repeat(76))] }), "message")).toHaveLength(1);
+    expect(
+      checkBlocks(group({ options: [option(0)], initial_options: [option(0, "other text")] }), "message"),
+    ).toEqual(["must match one of the options [json-pointer:/blocks/0/elements/0/initial_options/0]"]);
+    expect(checkBlocks(group({ options: [option(0)], initial_options: [] }), "message")).toHaveLength(1);
+  });
+});
+
 describe("times", () => {
   it("shows a time in the reader's zone, with the date when it is not near now", () => {
     expect(slackTime(EXPIRES, "en", EXPIRES + 60_000)).toBe("<!date^1767362700^{time}|14:05 UTC>");

@@ -54,6 +54,35 @@ describe.each(MODES)("a slow store over %s", (mode) => {
   );
 
   it(
+    "a form's choices and Send are acknowledged within 3 s each; the answer comes once the writes are through",
+    async () => {
+      const slow = slowStore();
+      const w = await world(mode, { store: slow.store, coordination: slow.store });
+      const { ts, result } = await ask(w, {
+        questions: [
+          {
+            id: "regions",
+            header: "Regions",
+            question: "Which?",
+            multiSelect: true,
+            options: [{ label: "EU" }, { label: "US" }],
+          },
+        ],
+      });
+      slow.set(true);
+      const taps = [await w.alice.choose(CHANNEL, ts, "EU"), await w.alice.press(CHANNEL, ts, "Send")];
+      for (const tap of taps) {
+        expect(tap.status).toBe(200);
+        expect(tap.ms).toBeLessThan(3000);
+      }
+      slow.set(false);
+      expect(await result).toEqual({ status: "answered", answers: { answers: { regions: ["EU"] } } });
+      await waitForText(w.slack, CHANNEL, ts, "✅ Regions: EU — @alice");
+    },
+    SLOW,
+  );
+
+  it(
     "an Other… submission closes the modal within 3 s and its answer is recorded after",
     async () => {
       const slow = slowStore();
