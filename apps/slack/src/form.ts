@@ -35,7 +35,7 @@ export function formFits(record: QuestionRecord): boolean {
  * keeps what a person selected in a block it knows and shows `initial_option(s)` only for a new one
  * ("If a message is updated, use a new block_id").
  */
-export function choiceBlockId(token: string, version: number): string {
+function choiceBlockId(token: string, version: number): string {
   return `ask_user.${token}.${version}`;
 }
 
