@@ -44,6 +44,34 @@ export const DEPLOY = {
   ],
 };
 
+/** Three questions, one of them multi-select: a form. */
+export const ROLLOUT = {
+  questions: [
+    {
+      id: "env",
+      header: "Env",
+      question: "Which environment gets the release?",
+      options: [
+        { label: "Staging (Recommended)", description: "Safe first step" },
+        { label: "Production", description: "Goes live at once" },
+      ],
+    },
+    {
+      id: "regions",
+      header: "Regions",
+      question: "Which regions?",
+      multiSelect: true,
+      options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
+    },
+    {
+      id: "window",
+      header: "Window",
+      question: "When?",
+      options: [{ label: "Tonight (Recommended)" }, { label: "Weekend" }],
+    },
+  ],
+};
+
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -77,6 +105,8 @@ export interface Running {
   telegram: TelegramChannel;
   store: QuestionStore;
   logger: ReturnType<typeof memoryLogger>;
+  /** Callback queries whose handling (the channel's and the host's) has finished. */
+  handledQueries: ReadonlySet<string>;
   /** The webhook URL (webhook mode). */
   webhookUrl?: string;
   /** Stops the bot (polling) or the webhook server, and closes the broker. */
@@ -103,6 +133,14 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   const store = options.store ?? createMemoryStore();
   const logger = memoryLogger();
   const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+  const handledQueries = new Set<string>();
+  bot.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (ctx.callbackQuery) handledQueries.add(ctx.callbackQuery.id);
+    }
+  });
   options.before?.(bot);
   const telegram = createTelegramChannel({
     bot,
@@ -120,7 +158,16 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   });
   telegram.attach(broker);
   options.after?.(bot);
-  const running: Running = { tg, bot, broker, telegram, store, logger, stop: async () => undefined };
+  const running: Running = {
+    tg,
+    bot,
+    broker,
+    telegram,
+    store,
+    logger,
+    handledQueries,
+    stop: async () => undefined,
+  };
   let stopUpdates: () => Promise<void>;
   if (mode === "polling") {
     await new Promise<void>((resolve, reject) => {
@@ -235,4 +282,22 @@ export function visible(text: string | undefined): string | undefined {
 /** The bot's reaction on a person's message (a quiet confirmation), once it is there. */
 export function reacted(tg: FakeTelegram, chatId: number, messageId: number): Promise<string[]> {
   return tg.waitUntil(() => tg.message(chatId, messageId)?.reactions);
+}
+
+/**
+ * Taps the button labelled `label` on a message and waits for the tap's answer (and, for a form, for the
+ * message to show what the tap did): what a person sees in the toast.
+ */
+export async function tapAndSee(
+  running: Running,
+  user: ReturnType<FakeTelegram["user"]>,
+  chatId: number,
+  messageId: number,
+  label: string,
+): Promise<{ toast: string | undefined; alert: boolean }> {
+  const query = user.press(chatId, messageId, label);
+  const answer = await user.waitForAnswer(query);
+  await running.tg.waitUntil(() => running.handledQueries.has(query)); // the tap's own edit
+  await running.broker.idle(); // the refresh the tap caused
+  return { toast: answer.text, alert: answer.show_alert };
 }
