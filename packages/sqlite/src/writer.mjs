@@ -171,6 +171,11 @@ export function createWriter(db) {
 
   return {
     run(ops) {
+      // A group of dedupe marks only ("seen this platform update") commits without its own fsync: in WAL
+      // mode the next durable commit (the answer it leads to, within milliseconds) puts it on disk too. A
+      // power cut in between loses the mark only, and handling that update again is then right.
+      const marksOnly = ops.every((op) => op.kind === "see");
+      if (marksOnly) db.pragma("synchronous = NORMAL");
       try {
         const outcomes = commit(ops);
         stats.transactions++;
@@ -179,6 +184,8 @@ export function createWriter(db) {
         return { ok: true, outcomes, stats: { ...stats } };
       } catch (error) {
         return { ok: false, error: errorShape(error), stats: { ...stats } };
+      } finally {
+        if (marksOnly) db.pragma("synchronous = FULL");
       }
     },
   };
