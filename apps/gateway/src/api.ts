@@ -15,6 +15,11 @@ export interface CreateQuestionBody {
   target?: Target | string;
   creator?: UserRef;
   runId?: string;
+  /**
+   * BCP 47 tag of the language of the person asked (`"de"`, `"de-AT"`): the prompt, hints and summary
+   * are written in it (English when the catalogue lacks the language). Default: the gateway's locale.
+   */
+  locale?: string;
 }
 
 /** `POST /v1/questions/:id/answer`. */

@@ -155,15 +155,17 @@ function textOf(result: object): string {
 }
 
 describe("the ask_user MCP tool", () => {
-  it("is listed with core's description and input schema plus an optional target", async () => {
+  it("is listed with core's description and input schema plus an optional target and locale", async () => {
     const client = await connect(new FakeBackend());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["ask_user"]);
     const tool = tools[0];
     expect(tool?.description).toContain(ASK_USER_DESCRIPTION);
     expect(tool?.description).toContain("gateway's default target (or only the web panel");
-    const { target, ...coreProperties } = tool?.inputSchema.properties ?? {};
+    expect(tool?.description).toContain("locale: Optional: the language of the person you ask");
+    const { target, locale, ...coreProperties } = tool?.inputSchema.properties ?? {};
     expect(coreProperties).toEqual(askUserTool.inputSchema.properties);
+    expect(locale).toMatchObject({ type: "string" });
     expect(target).toMatchObject({
       anyOf: [{ type: "string" }, { type: "object", required: ["channel", "conversation"] }],
     });

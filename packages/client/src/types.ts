@@ -11,6 +11,11 @@ export interface QuestionOptions {
   /** Groups the questions of one agent run (`list({ runId })`). */
   runId?: string;
   /**
+   * BCP 47 tag of the language of the person asked (`"de"`, `"de-AT"`): the prompt's fixed texts and
+   * summary are written in it (English when the gateway has no catalogue for it). Default: the gateway's.
+   */
+  locale?: string;
+  /**
    * `ask`: aborting cancels the question, at any moment. `create`: aborting after the request was sent
    * cancels the question once it exists.
    */

@@ -9,7 +9,7 @@ import {
 import { parseTarget } from "../api.ts";
 import { HttpError } from "./respond.ts";
 
-const CREATE_KEYS = new Set(["questions", "timeoutSeconds", "target", "creator", "runId"]);
+const CREATE_KEYS = new Set(["questions", "timeoutSeconds", "target", "creator", "runId", "locale"]);
 const SURFACES = new Set(["http", "web", "cli", "mcp"]);
 
 /** What `POST /v1/questions` and `POST /v1/ask` ask for, split into tool input and broker options. */
@@ -19,7 +19,7 @@ export interface CreateRequest {
 }
 
 /**
- * Splits a create body into tool input and options; unknown fields, a malformed target or creator are
+ * Splits a create body into tool input and options; unknown fields, a malformed target, creator or locale are
  * 422s with field paths (the tool input itself is checked by the broker's normaliser).
  */
 export function parseCreate(
@@ -77,6 +77,8 @@ export function parseCreate(
   if (body.runId !== undefined && (typeof body.runId !== "string" || body.runId.length > 200)) {
     issues.push({ path: "runId", message: "runId must be a string of at most 200 characters." });
   }
+  const locale = body.locale === undefined ? undefined : checkLocale(body.locale);
+  if (locale && !locale.ok) issues.push({ path: "locale", message: locale.message });
   if (issues.length > 0) {
     // Every problem at once: the tool input's own problems too, not only the envelope's.
     throw new HttpError(422, "invalid_input", "The request has problems; see issues.", [
@@ -88,9 +90,26 @@ export function parseCreate(
   if (target) options.target = target;
   if (creator) options.creator = creator;
   if (typeof body.runId === "string") options.runId = body.runId;
+  if (locale?.ok) options.locale = locale.tag;
   const input: CreateRequest["input"] = { questions: body.questions };
   if (body.timeoutSeconds !== undefined) input.timeoutSeconds = body.timeoutSeconds;
   return { input, options };
+}
+
+/**
+ * A BCP 47 language tag (`de`, `de-AT`, `en-GB`), canonicalised; the prompt is written in it when the
+ * catalogue has its language and in English otherwise.
+ */
+export function checkLocale(value: unknown): { ok: true; tag: string } | { ok: false; message: string } {
+  const message = 'locale must be a BCP 47 language tag such as "de" or "en-GB".';
+  if (typeof value !== "string" || value.length === 0 || value.length > 35) return { ok: false, message };
+  try {
+    const [tag] = Intl.getCanonicalLocales(value);
+    // The syntax allows 5-8 letter languages ("german"), but none is registered: refuse them.
+    return tag && /^[a-z]{2,3}(-|$)/.test(tag) ? { ok: true, tag } : { ok: false, message };
+  } catch {
+    return { ok: false, message: `"${value}" is not a BCP 47 language tag; give e.g. "de" or "en-GB".` };
+  }
 }
 
 /** The problems the normaliser finds in the tool input (none when it is fine). */

@@ -14,7 +14,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type PublicQuestion, parseTarget } from "../api.ts";
+import { type CreateQuestionBody, type PublicQuestion, parseTarget } from "../api.ts";
 import { BackendError, type QuestionBackend, waitForResult } from "../backend.ts";
 import { askUserMcpTool, issuesText, resultText, splitArguments } from "./tool.ts";
 
@@ -126,10 +126,13 @@ async function callAskUser(
   if (!split.ok) return errorResult(issuesText(split.issues));
   let question: PublicQuestion;
   try {
-    const body = { questions: split.questions, ...optional("timeoutSeconds", split.timeoutSeconds) };
-    question = await call.backend.create(split.target ? { ...body, target: split.target } : body, {
-      signal: extra.signal,
-    });
+    const body: CreateQuestionBody = {
+      questions: split.questions,
+      ...optional("timeoutSeconds", split.timeoutSeconds),
+    };
+    if (split.target) body.target = split.target;
+    if (split.locale) body.locale = split.locale;
+    question = await call.backend.create(body, { signal: extra.signal });
   } catch (error) {
     return failure(call, error, "create");
   }

@@ -12,11 +12,26 @@ import {
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseTarget } from "../api.ts";
+import { checkLocale } from "../http/parse.ts";
 
 /** The sentence the MCP tool adds to core's description: what `target` does and what happens without it. */
 export const TARGET_DESCRIPTION =
   'Optional: where to ask, as "telegram:123456" (channel:conversation) or {"channel","conversation"}. ' +
   "Leave it out to use the gateway's default target (or only the web panel when none is configured).";
+
+/** The sentence the MCP tool adds to core's description about `locale`. */
+export const LOCALE_DESCRIPTION =
+  'Optional: the language of the person you ask, as a BCP 47 tag ("de", "en-GB"); the prompt\'s fixed ' +
+  "texts (hints, Skip, the summary) are written in it. Write your questions in that language too. " +
+  "Leave it out to use the gateway's language.";
+
+/** JSON Schema of `locale`. */
+const localeJsonSchema = {
+  description: LOCALE_DESCRIPTION,
+  type: "string",
+  pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$",
+  maxLength: 35,
+};
 
 /** JSON Schema of `target`: what `parseTarget` accepts, without extra keys. */
 const targetJsonSchema = {
@@ -53,11 +68,15 @@ export const askUserResultJsonSchema: NonNullable<Tool["outputSchema"]> = {
  */
 export function askUserMcpTool(): Tool {
   const inputSchema = structuredClone(askUserTool.inputSchema) as Tool["inputSchema"];
-  inputSchema.properties = { ...inputSchema.properties, target: targetJsonSchema };
+  inputSchema.properties = {
+    ...inputSchema.properties,
+    target: targetJsonSchema,
+    locale: localeJsonSchema,
+  };
   return {
     name: askUserTool.name,
     title: "Ask the user",
-    description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}`,
+    description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}\n\nlocale: ${LOCALE_DESCRIPTION}`,
     inputSchema,
     outputSchema: structuredClone(askUserResultJsonSchema),
     annotations: { title: "Ask the user", readOnlyHint: false, destructiveHint: false, openWorldHint: true },
@@ -66,15 +85,21 @@ export function askUserMcpTool(): Tool {
 
 /** The tool arguments split into what the backend gets, or every problem the backend cannot see. */
 export type SplitArguments =
-  | { ok: true; questions: unknown; timeoutSeconds: unknown; target: Target | undefined }
+  | {
+      ok: true;
+      questions: unknown;
+      timeoutSeconds: unknown;
+      target: Target | undefined;
+      locale: string | undefined;
+    }
   | { ok: false; issues: InputIssue[] };
 
-const TOOL_KEYS = new Set(["questions", "timeoutSeconds", "target"]);
+const TOOL_KEYS = new Set(["questions", "timeoutSeconds", "target", "locale"]);
 
 /**
- * Takes `target` off the arguments. The backend validates the rest, but it never sees the top-level
- * keys it does not know (the create body has fixed fields) nor a raw `target`, so those two are checked
- * here; when either is wrong, core's normaliser adds the problems of the rest so that one answer lists
+ * Takes `target` and `locale` off the arguments. The backend validates the rest, but it never sees the
+ * top-level keys it does not know (the create body has fixed fields) nor a raw `target` or `locale`, so
+ * those are checked here; when either is wrong, core's normaliser adds the problems of the rest so that one answer lists
  * every issue.
  */
 export function splitArguments(
@@ -86,7 +111,7 @@ export function splitArguments(
     if (!TOOL_KEYS.has(key)) {
       issues.push({
         path: key,
-        message: `Unknown field "${key}": ask_user takes questions, timeoutSeconds and target.`,
+        message: `Unknown field "${key}": ask_user takes questions, timeoutSeconds, target and locale.`,
       });
     }
   }
@@ -96,10 +121,16 @@ export function splitArguments(
     issues.push(...targetIssues);
     target = targetIssues.length === 0 ? parseTarget(args.target) : undefined;
   }
-  if (issues.length === 0) {
-    return { ok: true, questions: args.questions, timeoutSeconds: args.timeoutSeconds, target };
+  let locale: string | undefined;
+  if (args.locale !== undefined) {
+    const checked = checkLocale(args.locale);
+    if (checked.ok) locale = checked.tag;
+    else issues.push({ path: "locale", message: checked.message });
   }
-  const { target: _target, ...rest } = args;
+  if (issues.length === 0) {
+    return { ok: true, questions: args.questions, timeoutSeconds: args.timeoutSeconds, target, locale };
+  }
+  const { target: _target, locale: _locale, ...rest } = args;
   try {
     normalizeAskUserInput(rest);
   } catch (error) {
