@@ -10,6 +10,7 @@ import {
   describeError,
   isForm,
   messagesFor,
+  promptAudience,
   type QuestionRecord,
 } from "@ask-user/core";
 import type { APIAllowedMentions } from "discord.js";
@@ -42,19 +43,9 @@ const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 const CONFIRMED = "✅";
 const SKIPPED = "⏭️";
 
-/**
- * Who a prompt is for in a shared conversation (core's rule for `DeliverRequest.forName`): the creator's
- * name when only the creator may answer and the conversation is not a DM.
- */
-export function audienceOf(record: QuestionRecord, dm: boolean): string | undefined {
-  if (dm || record.answerers.kind !== "creator") return undefined;
-  const name = record.creator?.displayName?.trim();
-  return name ? name : undefined;
-}
-
 /** A form's message for a record as it stands (also what a tap on it shows). */
 export function formView(deps: PortDeps, record: QuestionRecord, dm: boolean): RenderedMessage {
-  return renderFormPrompt(record, deps.context(record.locale, dm, audienceOf(record, dm)));
+  return renderFormPrompt(record, deps.context(record.locale, dm, promptAudience(record, dm)));
 }
 
 /** Core's `Channel` for Discord. */

@@ -9,6 +9,7 @@ import {
   type DeliveryRef,
   type FinalizeRequest,
   isForm,
+  promptAudience,
   type QuestionRecord,
   type RefreshRequest,
   renderPromptText,
@@ -16,7 +17,7 @@ import {
 } from "@ask-user/core";
 import { renderForm } from "./form.ts";
 import type { Outbound } from "./outbound.ts";
-import { audienceOf, renderQuestion, renderSummary, renderText, type SlackMessage } from "./render.ts";
+import { renderQuestion, renderSummary, renderText, type SlackMessage } from "./render.ts";
 import { mention } from "./users.ts";
 
 /** The prompt as posted: a form (several questions, multi-select), buttons, or core's readable text. */
@@ -86,7 +87,7 @@ export async function refreshPrompt(out: Outbound, request: RefreshRequest): Pro
   const { record, delivery, locale } = request;
   if (!isForm(record.prompt)) return; // buttons and text show no draft
   const place = await out.where(delivery.conversation);
-  const forName = audienceOf(record, place.direct);
+  const forName = promptAudience(record, place.direct);
   const core = renderPromptText(record.prompt, {
     locale,
     expiresAt: record.expiresAt,

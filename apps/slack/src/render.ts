@@ -81,17 +81,6 @@ export function forLine(forName: string, locale: string): string {
   return messagesFor(locale).forWhom(MENTION.test(forName) ? forName : escapeWithin(forName, 200));
 }
 
-/**
- * Who may answer, for the prompt's "For …" line: core's rule (its `promptAudience`), for a re-render
- * that has no `DeliverRequest` — the creator's name when the conversation is shared (not `direct`) and
- * only the creator may answer.
- */
-export function audienceOf(record: QuestionRecord, direct: boolean): string | undefined {
-  if (direct || record.answerers.kind !== "creator") return undefined;
-  const name = record.creator?.displayName?.trim();
-  return name ? name : undefined;
-}
-
 /** A question's header in bold (numbered in a form of several: `*2) Regions*`) and the question. */
 export function headline(question: PromptQuestion, number?: number): string {
   const header = escapeWithin(`${number === undefined ? "" : `${number}) `}${question.header}`, 200);
