@@ -24,8 +24,8 @@ import {
 
 /**
  * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
- * repeat gets "message is not modified"), answers to a callback query (a repeat is refused, harmlessly)
- * and the webhook registration.
+ * repeat gets "message is not modified"), a reaction (set again to the same), answers to a callback query
+ * (a repeat is refused, harmlessly) and the webhook registration.
  */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
   "getMe",
@@ -36,6 +36,7 @@ export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
   "deleteWebhook",
   "editMessageText",
   "editMessageReplyMarkup",
+  "setMessageReaction",
   "answerCallbackQuery",
 ]);
 

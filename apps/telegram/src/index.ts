@@ -17,7 +17,9 @@ export {
 } from "./config.ts";
 export { formatConversation, parseConversation, type TelegramConversation } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
+export { type FormContext, firstOpenQuestion, formFits, renderForm, renderFormKeyboard } from "./form.ts";
 export * as telegramLimits from "./limits.ts";
+export { CONFIRMED_REACTION, SKIPPED_REACTION } from "./notice.ts";
 export { channelPlugin } from "./plugin.ts";
 export { type Polling, type PollingOptions, startPolling } from "./polling.ts";
 export { renderKeyboard, renderPrompt } from "./render.ts";
