@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { type GatewayEnv, isOpenPath, isWebhookPath, STATE_CHANGING } from "./env.ts";
 import { HttpError } from "./respond.ts";
@@ -155,9 +156,39 @@ export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<
     const tooLarge = () =>
       new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
     if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
-    c.set("body", hasBody ? await readLimited(c.req.raw, maxBytes, tooLarge) : new Uint8Array());
+    // On Node, read the socket's stream itself: asking `c.req.raw` for its body would make the adapter
+    // build a full web Request and ReadableStream per request (about a tenth of the gateway's CPU).
+    const incoming: IncomingMessage | undefined = (c.env as Partial<GatewayEnv["Bindings"]> | undefined)
+      ?.incoming;
+    const read = incoming
+      ? () => readIncoming(incoming, maxBytes, tooLarge)
+      : () => readLimited(c.req.raw, maxBytes, tooLarge);
+    c.set("body", hasBody ? await read() : new Uint8Array());
     return next();
   };
+}
+
+function readIncoming(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        incoming.off("data", onData).off("end", onEnd);
+        incoming.resume(); // the rest is read and dropped, so the 413 can still be sent
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
+    incoming.on("data", onData).once("end", onEnd).once("error", reject);
+  });
 }
 
 async function readLimited(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
