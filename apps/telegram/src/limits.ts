@@ -15,7 +15,7 @@ export const CALLBACK_ANSWER_TEXT_MAX_CHARS = 200;
 
 /**
  * Buttons of one inline keyboard. The Bot API reference publishes no number; 100 is the cap Telegram is
- * reported to enforce (a prompt has at most 4 options + Other… + Skip, far below it).
+ * reported to enforce (a form has at most 4 options + Other…, ‹ Back, Next ›, Skip and Send, far below it).
  */
 export const INLINE_KEYBOARD_MAX_BUTTONS = 100;
 
