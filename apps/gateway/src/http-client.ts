@@ -30,6 +30,8 @@ export interface QuestionListFilter {
 
 /** A `QuestionBackend` over a running gateway's HTTP API, plus the operator calls the CLI needs. */
 export interface HttpBackend extends QuestionBackend {
+  /** The gateway's base URL, without a trailing slash (its web panel is at `${url}/`). */
+  readonly url: string;
   /**
    * Cancels a pending question. By default a question that already ended is returned as it is (what
    * `waitForResult` needs); with `strict`, that case throws the gateway's 409 with its reason.
@@ -114,6 +116,7 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
   const questionPath = (id: string) => `/v1/questions/${encodeURIComponent(id)}`;
 
   const backend: HttpBackend = {
+    url: base,
     create(body: CreateQuestionBody) {
       return request<PublicQuestion>("/v1/questions", { method: "POST", body });
     },

@@ -4,6 +4,8 @@ import { turnedOnBy } from "./channels.ts";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
 import { webDistDir } from "./http/static.ts";
+import { DEFAULT_GATEWAY_URL } from "./http-client.ts";
+import { logActivity } from "./log.ts";
 
 /** Where `ask-user start` writes. */
 export interface StartIo {
@@ -52,6 +54,21 @@ function offChannels(gateway: RunningGateway): string[] {
   ];
 }
 
+/**
+ * What another terminal needs before the banner's commands work against this gateway: the URL when it
+ * is not the default, and the token — said where it is, never printed (scrollback, screen shares).
+ */
+function clientSetup(gateway: RunningGateway): string[] {
+  const lines: string[] = [];
+  if (gateway.url !== DEFAULT_GATEWAY_URL) lines.push(`    export ASK_USER_URL=${gateway.url}`);
+  if (gateway.config.token) {
+    lines.push(
+      "    export ASK_USER_TOKEN=…   # the ASK_USER_TOKEN this gateway was started with (not shown here)",
+    );
+  }
+  return lines;
+}
+
 /** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
 export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
@@ -73,10 +90,10 @@ export function banner(gateway: RunningGateway): string {
     ...groupWarning(gateway),
     "",
     "  Ask a first question from another terminal:",
+    ...clientSetup(gateway),
     "    pnpm ask examples/deploy-target.json",
-    "  and answer it in the web panel above, or in the terminal:",
-    "    pnpm ask-user list",
-    `    pnpm ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'`,
+    "  and answer it in the web panel above, or in a terminal (same setup; arrow keys and Enter):",
+    "    pnpm ask-user answer",
     "",
   ];
   lines.push(...offChannels(gateway));
@@ -113,14 +130,16 @@ export async function runStart(
     return 1;
   }
   io.stdout.write(`${banner(gateway)}\n`);
+  const stopActivity = logActivity(gateway.broker, gateway.logger);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      gateway.logger.info({ signal }, "draining");
+      gateway.logger.info({ signal }, "stopping: pending questions stay in the store");
       resolve();
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
+  stopActivity();
   let budget: NodeJS.Timeout | undefined;
   const overtime = new Promise<"overtime">((resolve) => {
     budget = setTimeout(() => resolve("overtime"), CLOSE_BUDGET_MS);

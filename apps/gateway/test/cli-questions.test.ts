@@ -3,7 +3,7 @@ import { deployInput, startFakeGateway } from "./cli-fake-gateway.ts";
 import { create, envFor, run } from "./cli-run.ts";
 
 describe("list, show, answer, skip, cancel", () => {
-  it("lists questions as a table with the time left or the answer, or as JSON", async () => {
+  it("lists questions as a table with the time left or the answer, or as JSON with -o json", async () => {
     const gw = await startFakeGateway();
     const env = envFor(gw);
     const first = await create(gw, { ...deployInput, runId: "run-1" });
@@ -21,21 +21,29 @@ describe("list, show, answer, skip, cancel", () => {
       new RegExp(`^${second.id} +answered +Deploy: Where should I deploy\\? +Production$`),
     );
 
-    const pending = await run(["list", "--status", "pending", "--json"], { env });
+    const pending = await run(["list", "--status", "pending", "-o", "json"], { env });
     expect(JSON.parse(pending.stdout).questions.map((q: { id: string }) => q.id)).toEqual([first.id]);
-    const byRun = await run(["list", "--run-id", "run-2", "--json"], { env });
+    const byRun = await run(["list", "--run-id", "run-2", "--output=json"], { env });
     expect(JSON.parse(byRun.stdout).questions.map((q: { id: string }) => q.id)).toEqual([second.id]);
     expect(await run(["list", "--status", "skipped"], { env })).toMatchObject({
       code: 0,
       stdout: "No skipped questions.\n",
     });
 
+    // --json gives answers (to `answer`) and nothing else.
+    const jsonFlag = await run(["list", "--json"], { env });
+    expect(jsonFlag.code).toBe(2);
+    expect(jsonFlag.stderr).toMatch(
+      /^ask-user: --json gives the answers to `ask-user answer`; for JSON output use -o json\./,
+    );
+    expect((await run(["list", "-o", "yaml"], { env })).stderr).toContain("--output must be text or json");
+
     const badStatus = await run(["list", "--status", "open"], { env });
     expect(badStatus.code).toBe(2);
     expect(badStatus.stderr).toContain("--status must be one of pending, answered");
   });
 
-  it("shows a question with its options and how to answer it; an unknown id is 'no question'", async () => {
+  it("shows a question with its options and where to answer it; an unknown id is a clear error", async () => {
     const gw = await startFakeGateway();
     const env = envFor(gw);
     const pending = await create(gw, deployInput);
@@ -52,11 +60,14 @@ describe("list, show, answer, skip, cancel", () => {
     expect(shown.stdout).toContain(
       "Deploy: Where should I deploy?\n   1. Staging — Safe\n   2. Production\n",
     );
+    // No target: no chat got it, so the web panel and the terminal are where to answer.
     expect(shown.stdout).toContain(
-      `Answer it in the chat, or run: ask-user answer ${pending.id} --json '{"deploy_target":["Staging"]}'`,
+      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user answer ${pending.id} --json '{"deploy_target":["Staging"]}'`,
     );
-    const json = await run(["show", pending.id, "--json"], { env });
+    expect(shown.stdout).not.toContain("in the chat");
+    const json = await run(["show", pending.id, "-o", "json"], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({ id: pending.id, status: "pending" });
+    expect((await run(["show", pending.id, "--json"], { env })).code).toBe(2);
 
     const ended = await run(["show", expired.id], { env });
     expect(ended.stdout).toMatch(/: expired at \d\d:\d\d UTC\ntarget telegram:42 · run run-1 · asked/);
@@ -65,7 +76,8 @@ describe("list, show, answer, skip, cancel", () => {
     expect(await run(["show", "nope"], { env })).toEqual({
       code: 1,
       stdout: "",
-      stderr: "no question nope\n",
+      stderr:
+        'ask-user: no question with id nope.\nRun "ask-user list" to see the questions and their ids.\n',
     });
   });
 
@@ -99,14 +111,17 @@ describe("list, show, answer, skip, cancel", () => {
     const badJson = await run(["answer", b, "--json", "Staging"], { env });
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toContain("--json is not valid JSON");
-    expect((await run(["answer", b], { env })).stderr).toContain("Missing --json with the answers.");
+    // Not a terminal: nothing to pick with, so the answers must come with --json.
+    expect((await run(["answer", b], { env })).stderr).toContain(
+      "Missing --json with the answers (run it in a terminal to pick and answer interactively).",
+    );
 
     const skipped = await run(["skip", b], { env });
     expect(skipped.code).toBe(0);
     expect(skipped.stdout).toContain("⏭");
     expect(gw.questions.get(b)?.status).toBe("skipped");
 
-    const cancelled = await run(["cancel", c, "--json"], { env });
+    const cancelled = await run(["cancel", c, "-o", "json"], { env });
     expect(cancelled.code).toBe(0);
     expect(JSON.parse(cancelled.stdout)).toMatchObject({
       id: c,
@@ -118,10 +133,10 @@ describe("list, show, answer, skip, cancel", () => {
       stdout: "",
       stderr: "This question was cancelled.\n",
     });
-    expect(await run(["skip", "nope"], { env })).toEqual({
+    expect(await run(["skip", "nope"], { env })).toMatchObject({
       code: 1,
       stdout: "",
-      stderr: "no question nope\n",
+      stderr: expect.stringMatching(/^ask-user: no question with id nope\.\n/),
     });
   });
 });

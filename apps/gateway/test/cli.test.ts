@@ -68,7 +68,7 @@ describe("ask-user ask", () => {
     const id = question?.id ?? "";
     expect(stderr).toMatch(
       new RegExp(
-        `^Waiting for an answer to "Deploy" until \\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42`,
+        `^Waiting for an answer to "Deploy" until \\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42 or in the web panel at ${gw.url}/, or run`,
       ),
     );
     expect(stderr).toContain(`ask-user answer ${id} --json '{"deploy_target":["Staging"]}'`);
@@ -126,20 +126,26 @@ describe("ask-user ask", () => {
     expect(gw.questions.size).toBe(0);
   });
 
-  it("shows a countdown on one terminal line, updated every second and cleared at the end", async () => {
+  it("says where to answer, then shows a countdown with the full id on one terminal line, cleared at the end", async () => {
     const gw = await startFakeGateway();
     gw.onCreate = (q) => setTimeout(() => gw.resolve(q.id, "answered", stagingAnswer), 1300);
     const { code, stderr } = await run(["ask", inputFile(deployInput)], { env: envFor(gw), isTTY: true });
     expect(code).toBe(0);
-    const frames = stderr.split("\r\x1b[2K").filter(Boolean);
+    const id = [...gw.questions.keys()][0] ?? "";
+    const [where, countdown = ""] = stderr.split("\n");
+    // No target: no chat channel got it, so not "answer it in the chat".
+    expect(where).toBe(
+      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user answer ${id} --json '{"deploy_target":["Staging"]}'`,
+    );
+    const frames = countdown.split("\r\x1b[2K").filter(Boolean);
     expect(frames.length).toBeGreaterThanOrEqual(2);
     for (const frame of frames) {
       expect(frame).toMatch(
-        /^⏳ Waiting for an answer to "Deploy" — 1[45]:\d\d left \(question [0-9a-f]{8}…\)$/,
+        new RegExp(`^⏳ Waiting for an answer to "Deploy" — 1[45]:\\d\\d left \\(question ${id}\\)$`),
       );
     }
     expect(stderr.endsWith("\r\x1b[2K")).toBe(true);
-    expect(stderr).not.toContain("\n");
+    expect(stderr.split("\n")).toHaveLength(2);
   });
 
   it("cancels the question on Ctrl-C and exits 130", async () => {
@@ -176,6 +182,25 @@ describe("talking to the gateway", () => {
       stdout: "",
       stderr: message,
     });
+  });
+
+  it("says precisely what is wrong with a URL without http://, instead of 'fetch failed'", async () => {
+    expect(await run(["list"], { env: { ASK_USER_URL: "127.0.0.1:7310" } })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'ASK_USER_URL "127.0.0.1:7310" is not an http:// or https:// URL; did you mean http://127.0.0.1:7310?\n',
+    });
+    const local = await run(["--url", "localhost:7310", "show", "abc"]);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toBe(
+      '--url "localhost:7310" is not an http:// or https:// URL; did you mean http://localhost:7310?\n',
+    );
+    const ftp = await run(["ask", inputFile(deployInput), "--url", "ftp://gateway"]);
+    expect(ftp.stderr).toBe(
+      '--url "ftp://gateway" is not an http:// or https:// URL, e.g. http://127.0.0.1:7310.\n',
+    );
+    expect(ftp.code).toBe(2);
   });
 
   it("sends ASK_USER_TOKEN and explains a 401 without printing the token", async () => {

@@ -3,8 +3,9 @@ import { type AskUserResult, formatTime } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { parseTarget } from "../api.ts";
 import { type QuestionBackend, waitForResult } from "../backend.ts";
+import { paint } from "./color.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
-import { answerHint, formatDuration, headline, secondsLeft, shortId, targetText } from "./format.ts";
+import { formatDuration, headline, secondsLeft, whereToAnswer } from "./format.ts";
 import { type CliIo, EXIT, InputError, readAll, reportError, UsageError, writeLine } from "./io.ts";
 
 const HELP = `Usage: ask-user ask FILE|- [options]
@@ -63,7 +64,7 @@ export const askCommand: Command = {
     } catch (error) {
       return reportError(context.io, error);
     }
-    return waitAndPrint(backend, question, context.io);
+    return waitAndPrint(backend, question, context.io, backend.url);
   },
 };
 
@@ -90,7 +91,12 @@ async function readInput(file: string, io: CliIo): Promise<CreateQuestionBody> {
   return input as CreateQuestionBody;
 }
 
-async function waitAndPrint(backend: QuestionBackend, question: PublicQuestion, io: CliIo): Promise<number> {
+async function waitAndPrint(
+  backend: QuestionBackend,
+  question: PublicQuestion,
+  io: CliIo,
+  panelUrl: string,
+): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   let forceStop: () => void = () => {};
@@ -102,7 +108,7 @@ async function waitAndPrint(backend: QuestionBackend, question: PublicQuestion, 
     if (interrupts === 1) controller.abort();
     else forceStop();
   });
-  const stopCountdown = showWaiting(question, io);
+  const stopCountdown = showWaiting(question, io, panelUrl);
   const waiting = waitForResult(backend, question, { signal: controller.signal });
   waiting.catch(() => {}); // A second Ctrl-C stops waiting for it; its failure is then of no interest.
   let outcome: AskUserResult | "forced";
@@ -135,23 +141,24 @@ async function waitAndPrint(backend: QuestionBackend, question: PublicQuestion, 
 }
 
 /**
- * Tells the person that `ask` waits: a countdown on one terminal line, updated each second; or, when
- * stderr is not a terminal, one line with the question id and how to answer it. Returns the stopper.
+ * Tells the person that `ask` waits and where to answer (the chat, the web panel, the terminal) — on a
+ * terminal, above a countdown line updated each second; otherwise as one line. Returns the stopper.
  */
-function showWaiting(question: PublicQuestion, io: CliIo): () => void {
+function showWaiting(question: PublicQuestion, io: CliIo, panelUrl: string): () => void {
   if (!io.isTTY) {
-    const where = targetText(question) ? `in ${targetText(question)}` : "in the chat";
     writeLine(
       io.stderr,
       `Waiting for an answer to "${headline(question)}" until ${formatTime(question.expiresAt, "en", Date.now())} ` +
-        `(question ${question.id}). Answer it ${where}, or run: ${answerHint(question)}`,
+        `(question ${question.id}). ${whereToAnswer(question, panelUrl)}`,
     );
     return () => {};
   }
+  const p = paint(io.color?.stderr === true);
+  writeLine(io.stderr, p.dim(whereToAnswer(question, panelUrl)));
   const render = () => {
-    const left = formatDuration(secondsLeft(question));
+    const left = p.bold(`${formatDuration(secondsLeft(question))} left`);
     io.stderr.write(
-      `\r\x1b[2K⏳ Waiting for an answer to "${headline(question)}" — ${left} left (question ${shortId(question.id)})`,
+      `\r\x1b[2K⏳ Waiting for an answer to "${headline(question)}" — ${left} (question ${question.id})`,
     );
   };
   render();

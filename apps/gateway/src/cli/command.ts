@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { createHttpBackend, DEFAULT_GATEWAY_URL, type HttpBackend } from "../http-client.ts";
-import { type CliIo, UsageError } from "./io.ts";
+import { type CliIo, InputError, UsageError } from "./io.ts";
 
 /** What a command gets besides its arguments. */
 export interface CliContext {
@@ -54,12 +54,30 @@ export function single(positionals: string[], what: string): string {
   return first;
 }
 
-/** The gateway client for a command: `--url`, else the one before the command, else `ASK_USER_URL`. */
+/**
+ * The gateway client for a command: `--url`, else the one before the command, else `ASK_USER_URL`.
+ * A URL that is not `http(s)://host…` is an `InputError` naming where it came from.
+ */
 export function connect(context: CliContext, url: string | undefined): HttpBackend {
   const { env } = context.io;
-  return createHttpBackend({
-    url: url ?? context.url ?? (env.ASK_USER_URL || DEFAULT_GATEWAY_URL),
-    token: env.ASK_USER_TOKEN || undefined,
-    surface: "cli",
-  });
+  const given = url ?? context.url;
+  const source = given !== undefined ? "--url" : env.ASK_USER_URL ? "ASK_USER_URL" : undefined;
+  const base = given ?? (env.ASK_USER_URL || DEFAULT_GATEWAY_URL);
+  if (source) checkGatewayUrl(base, source);
+  return createHttpBackend({ url: base, token: env.ASK_USER_TOKEN || undefined, surface: "cli" });
+}
+
+/** `127.0.0.1:7310` or `localhost:7310` (no scheme) and other non-HTTP URLs, told precisely. */
+function checkGatewayUrl(url: string, source: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.hostname !== "")
+    return;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? undefined : `http://${url}`;
+  const fix = withScheme ? `; did you mean ${withScheme}?` : ", e.g. http://127.0.0.1:7310.";
+  throw new InputError(`${source} "${url}" is not an http:// or https:// URL${fix}`);
 }

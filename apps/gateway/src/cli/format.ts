@@ -6,6 +6,7 @@ import {
   renderSummary,
 } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
+import { type Paint, paint, paintStatus } from "./color.ts";
 
 /** `14:32` for minutes and seconds, `1:02:03` past an hour. */
 export function formatDuration(seconds: number): string {
@@ -28,11 +29,6 @@ export function headline(question: PublicQuestion): string {
   return rest.length > 0 ? `${header} +${rest.length}` : header;
 }
 
-/** The id shortened for the one-line countdown: `3f9a2c1b…`. */
-export function shortId(id: string): string {
-  return id.length > 9 ? `${id.slice(0, 8)}…` : id;
-}
-
 function quoteForShell(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -42,6 +38,17 @@ export function answerHint(question: PublicQuestion): string {
   const example: Record<string, string[]> = {};
   for (const q of question.prompt.questions) example[q.id] = [q.options[0]?.label ?? "…"];
   return `ask-user answer ${question.id} --json ${quoteForShell(JSON.stringify(example))}`;
+}
+
+/**
+ * Where a person can answer: the chat it went to (when it has a target) and the web panel, or — when no
+ * chat channel got it — the web panel and the terminal only.
+ */
+export function whereToAnswer(question: PublicQuestion, panelUrl: string): string {
+  const target = targetText(question);
+  return target
+    ? `Answer it in ${target} or in the web panel at ${panelUrl}/, or run: ${answerHint(question)}`
+    : `No chat channel got it: answer it in the web panel at ${panelUrl}/, or run: ${answerHint(question)}`;
 }
 
 /** `telegram:123456`, or undefined without a target. */
@@ -75,8 +82,8 @@ function width(text: string): number {
   return Array.from(text).length;
 }
 
-/** `list` as a table: id, status, header and question, time left or answer. */
-export function formatTable(questions: PublicQuestion[], now = Date.now()): string {
+/** `list` as a table: id, status, header and question, time left or answer (status in colour with `p`). */
+export function formatTable(questions: PublicQuestion[], now = Date.now(), p: Paint = paint(false)): string {
   const head = ["ID", "STATUS", "QUESTION", "LEFT / ANSWER"];
   const rows = questions.map((q) => {
     const first = q.prompt.questions[0];
@@ -85,35 +92,48 @@ export function formatTable(questions: PublicQuestion[], now = Date.now()): stri
     return [q.id, q.status, `${clip(text, 56)}${more}`, clip(outcome(q, now), 48)];
   });
   const widths = head.map((_, column) => Math.max(...[head, ...rows].map((row) => width(row[column] ?? ""))));
+  const styled = (cell: string, row: number, column: number) =>
+    row === 0 ? p.bold(cell) : column === 1 ? paintStatus(p, cell) : column === 0 ? p.cyan(cell) : cell;
   return [head, ...rows]
-    .map((row) =>
+    .map((row, r) =>
       row
         .map((cell, column) =>
-          column === row.length - 1 ? cell : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
+          column === row.length - 1
+            ? styled(cell, r, column)
+            : styled(cell, r, column) + " ".repeat((widths[column] ?? 0) - width(cell)),
         )
         .join("  "),
     )
     .join("\n");
 }
 
-/** One question for a person: status line, where it went, the questions and options, answers or how to answer. */
-export function formatQuestion(question: PublicQuestion, now = Date.now()): string {
+/**
+ * One question for a person: status line, where it went, the questions and options, answers or how to
+ * answer (in the chat, the web panel at `panelUrl`, or the terminal).
+ */
+export function formatQuestion(
+  question: PublicQuestion,
+  options: { panelUrl: string; now?: number; paint?: Paint },
+): string {
+  const now = options.now ?? Date.now();
+  const p = options.paint ?? paint(false);
   const lines: string[] = [];
   if (question.status === "pending") {
     const left = formatDuration(secondsLeft(question, now));
     lines.push(
-      `⏳ Question ${question.id}: pending, ${left} left (until ${formatTime(question.expiresAt, "en", now)})`,
+      p.bold(`⏳ Question ${question.id}: ${paintStatus(p, "pending")}, ${left} left`) +
+        ` (until ${formatTime(question.expiresAt, "en", now)})`,
     );
   } else {
     const when = question.resolvedAt ? ` at ${formatTime(question.resolvedAt, "en", now)}` : "";
-    lines.push(`Question ${question.id}: ${question.status}${when}`);
+    lines.push(p.bold(`Question ${question.id}: ${paintStatus(p, question.status)}${when}`));
   }
   const where = [
     targetText(question) ? `target ${targetText(question)}` : "no target",
     question.runId ? `run ${question.runId}` : undefined,
     `asked ${formatTime(question.createdAt, "en", now)}`,
   ].filter((part) => part !== undefined);
-  lines.push(where.join(" · "), "");
+  lines.push(p.dim(where.join(" · ")), "");
   const several = question.prompt.questions.length > 1;
   question.prompt.questions.forEach((q, index) => {
     if (index > 0) lines.push("");
@@ -121,7 +141,7 @@ export function formatQuestion(question: PublicQuestion, now = Date.now()): stri
   });
   lines.push("");
   if (question.status === "pending") {
-    lines.push(`Answer it in the chat, or run: ${answerHint(question)}`);
+    lines.push(whereToAnswer(question, options.panelUrl));
   } else {
     lines.push(summary(question));
     if (question.status === "undeliverable" && question.error)

@@ -1,5 +1,7 @@
+import type { Readable, Writable } from "node:stream";
 import { AskUserError } from "@ask-user/core";
 import { BackendError } from "../backend.ts";
+import { colorEnabled, paint } from "./color.ts";
 
 /** Where the CLI reads and writes; `main` uses the process's streams unless a test passes its own. */
 export interface CliIo {
@@ -11,16 +13,29 @@ export interface CliIo {
   isTTY: boolean;
   /** Registers a Ctrl-C handler and returns its remover; defaults to the process's SIGINT. */
   onInterrupt?: (handler: () => void) => () => void;
+  /** Whether stdout and stderr get colours (a terminal without `NO_COLOR`). Default: no colour. */
+  color?: { stdout: boolean; stderr: boolean };
+  /**
+   * The terminal that interactive prompts (`ask-user answer` without `--json`) read keys from and draw
+   * on: the process's stdin/stdout when both are terminals, a test's streams, or absent (no prompts).
+   */
+  terminal?: { input: Readable; output: Writable };
 }
 
 /** The process's streams, environment and SIGINT. */
 export function processIo(): CliIo {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     isTTY: process.stderr.isTTY === true,
+    color: {
+      stdout: colorEnabled(process.stdout.isTTY, process.env),
+      stderr: colorEnabled(process.stderr.isTTY, process.env),
+    },
+    ...(interactive ? { terminal: { input: process.stdin, output: process.stdout } } : {}),
     onInterrupt(handler) {
       process.on("SIGINT", handler);
       return () => {
@@ -80,32 +95,34 @@ export async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promis
  * and 2 for rejected input, the gateway's reason and 1 otherwise.
  */
 export function reportError(io: CliIo, error: unknown, questionId?: string): number {
+  const p = paint(io.color?.stderr === true);
   if (error instanceof UsageError || error instanceof InputError) {
-    writeLine(io.stderr, error.message);
+    writeLine(io.stderr, p.red(error.message));
     return EXIT.usage;
   }
   if (!(error instanceof BackendError)) {
     const message = error instanceof Error ? error.message : String(error);
-    writeLine(io.stderr, `ask-user: unexpected error: ${message}`);
+    writeLine(io.stderr, p.red(`ask-user: unexpected error: ${message}`));
     return EXIT.failed;
   }
   if (error.issues && error.issues.length > 0) {
     const count = error.issues.length;
-    writeLine(io.stderr, `The gateway refused the input (${count} problem${count === 1 ? "" : "s"}):`);
+    writeLine(io.stderr, p.red(`The gateway refused the input (${count} problem${count === 1 ? "" : "s"}):`));
     for (const issue of error.issues) writeLine(io.stderr, `  ${issue.path || "(input)"}: ${issue.message}`);
     return EXIT.usage;
   }
   if (error.status === 404 && questionId !== undefined) {
-    writeLine(io.stderr, `no question ${questionId}`);
+    writeLine(io.stderr, p.red(`ask-user: no question with id ${questionId}.`));
+    writeLine(io.stderr, 'Run "ask-user list" to see the questions and their ids.');
     return EXIT.failed;
   }
   if (error.status === 401) {
     const hint = io.env.ASK_USER_TOKEN
       ? "ASK_USER_TOKEN does not match the gateway's token."
       : "Set ASK_USER_TOKEN to the gateway's token.";
-    writeLine(io.stderr, `${error.message} ${hint}`);
+    writeLine(io.stderr, p.red(`${error.message} ${hint}`));
     return EXIT.failed;
   }
-  writeLine(io.stderr, error.message);
+  writeLine(io.stderr, p.red(error.message));
   return error.status === 400 || error.status === 422 ? EXIT.usage : EXIT.failed;
 }

@@ -1,8 +1,9 @@
 import { DEFAULT_GATEWAY_URL } from "../http-client.ts";
+import { answerCommand } from "./answer.ts";
 import { askCommand } from "./ask.ts";
 import type { CliContext, Command } from "./command.ts";
 import { type CliIo, EXIT, processIo, reportError, UsageError, writeLine } from "./io.ts";
-import { answerCommand, cancelCommand, listCommand, showCommand, skipCommand } from "./questions.ts";
+import { cancelCommand, listCommand, showCommand, skipCommand } from "./questions.ts";
 import { mcpCommand, startCommand } from "./server.ts";
 
 export type { CliIo } from "./io.ts";

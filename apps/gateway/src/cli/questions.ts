@@ -2,20 +2,31 @@ import type { Answers, QuestionStatus } from "@ask-user/core";
 import { TERMINAL_STATUSES } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
 import type { HttpBackend } from "../http-client.ts";
+import { paint } from "./color.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
 import { formatQuestion, formatTable } from "./format.ts";
-import { EXIT, reportError, UsageError, writeLine } from "./io.ts";
+import { type CliIo, EXIT, reportError, UsageError, writeLine } from "./io.ts";
 
 const STATUSES: readonly string[] = ["pending", ...TERMINAL_STATUSES];
 
-const OUTPUT_OPTIONS = {
-  ...GATEWAY_OPTIONS,
-  json: { type: "boolean" },
-} as const;
+/** `-o json` / `--output json`, taken by every command that prints questions. */
+const OUTPUT_OPTIONS = { ...GATEWAY_OPTIONS, output: { type: "string", short: "o" } } as const;
 
-const OUTPUT_HELP = `  --json              print the question as JSON
+const OUTPUT_HELP = `  -o, --output FORMAT text (default) or json
 ${URL_HELP}
   -h, --help          show this help`;
+
+/** `--json` gives answers (to \`answer\`) and nothing else: say so where it is not taken. */
+function refuseJsonFlag(args: string[]): void {
+  if (args.some((arg) => arg === "--json" || arg.startsWith("--json="))) {
+    throw new UsageError("--json gives the answers to `ask-user answer`; for JSON output use -o json.");
+  }
+}
+
+function outputFormat(value: string | undefined): "json" | "text" {
+  if (value === undefined || value === "text" || value === "json") return value ?? "text";
+  throw new UsageError(`--output must be text or json (got "${value}").`);
+}
 
 /** `ask-user list`. */
 export const listCommand: Command = {
@@ -28,15 +39,17 @@ Lists the gateway's questions.
 Options:
   --status STATUS     only questions in this status: ${STATUSES.join(", ")}
   --run-id ID         only questions of this agent run
-  --json              print {"questions":[…]} as JSON
+  -o, --output FORMAT text (default) or json: {"questions":[…]}
 ${URL_HELP}
   -h, --help          show this help`,
   async run(args, context) {
+    refuseJsonFlag(args);
     const { values } = parse(
       args,
       { ...OUTPUT_OPTIONS, status: { type: "string" }, "run-id": { type: "string" } },
       false,
     );
+    const output = outputFormat(values.output);
     if (values.status !== undefined && !STATUSES.includes(values.status)) {
       throw new UsageError(`--status must be one of ${STATUSES.join(", ")} (got "${values.status}").`);
     }
@@ -46,10 +59,10 @@ ${URL_HELP}
         status: values.status as QuestionStatus | undefined,
         runId: values["run-id"],
       });
-      if (values.json) writeLine(io.stdout, JSON.stringify({ questions }, null, 2));
+      if (output === "json") writeLine(io.stdout, JSON.stringify({ questions }, null, 2));
       else if (questions.length === 0)
         writeLine(io.stdout, `No ${values.status ? `${values.status} ` : ""}questions.`);
-      else writeLine(io.stdout, formatTable(questions));
+      else writeLine(io.stdout, formatTable(questions, Date.now(), paint(io.color?.stdout === true)));
       return EXIT.ok;
     } catch (error) {
       return reportError(io, error);
@@ -57,59 +70,41 @@ ${URL_HELP}
   },
 };
 
-/** A command on one question (`show`, `skip`, `cancel`, `answer`): parse, call, print the question. */
+/** Prints a question as text or JSON. */
+export function printQuestion(io: CliIo, question: PublicQuestion, output: string, panelUrl: string): void {
+  writeLine(
+    io.stdout,
+    output === "json"
+      ? JSON.stringify(question, null, 2)
+      : formatQuestion(question, { panelUrl, paint: paint(io.color?.stdout === true) }),
+  );
+}
+
+/** A command on one question (`show`, `skip`, `cancel`): parse, call, print the question. */
 function questionCommand(spec: {
   name: string;
   summary: string;
   help: string;
-  call(backend: HttpBackend, id: string, json: string | undefined): Promise<PublicQuestion>;
-  takesAnswers?: boolean;
+  call(backend: HttpBackend, id: string): Promise<PublicQuestion>;
 }): Command {
   return {
     name: spec.name,
     summary: spec.summary,
     help: spec.help,
     async run(args, context) {
-      const { id, url, output, answersJson } = parseQuestionArgs(args, spec.takesAnswers === true);
-      const { io } = context;
+      refuseJsonFlag(args);
+      const { values, positionals } = parse(args, OUTPUT_OPTIONS);
+      const id = single(positionals, "question ID");
+      const output = outputFormat(values.output);
+      const backend = connect(context, values.url);
       try {
-        const question = await spec.call(connect(context, url), id, answersJson);
-        writeLine(
-          io.stdout,
-          output === "json" ? JSON.stringify(question, null, 2) : formatQuestion(question),
-        );
+        printQuestion(context.io, await spec.call(backend, id), output, backend.url);
         return EXIT.ok;
       } catch (error) {
-        return reportError(io, error, id);
+        return reportError(context.io, error, id);
       }
     },
   };
-}
-
-const OUTPUT_OPTION = { output: { type: "string", short: "o" } } as const;
-
-/** The id, `--url`, the output format and (for `answer`) the `--json` answers of a one-question command. */
-function parseQuestionArgs(args: string[], takesAnswers: boolean) {
-  let parsed: { id: string; url: string | undefined; output: string; answersJson?: string };
-  if (takesAnswers) {
-    // `answer` takes the answers with --json, so its JSON output is --output json.
-    const { values, positionals } = parse(args, {
-      ...GATEWAY_OPTIONS,
-      ...OUTPUT_OPTION,
-      json: { type: "string" },
-    });
-    if (values.json === undefined) throw new UsageError("Missing --json with the answers.");
-    const id = single(positionals, "question ID");
-    parsed = { id, url: values.url, output: values.output ?? "text", answersJson: values.json };
-  } else {
-    const { values, positionals } = parse(args, { ...OUTPUT_OPTIONS, ...OUTPUT_OPTION });
-    const id = single(positionals, "question ID");
-    parsed = { id, url: values.url, output: values.output ?? (values.json ? "json" : "text") };
-  }
-  if (parsed.output !== "json" && parsed.output !== "text") {
-    throw new UsageError(`--output must be text or json (got "${parsed.output}").`);
-  }
-  return parsed;
 }
 
 /** `ask-user show ID`. */
@@ -123,26 +118,6 @@ Shows one question: where it went, its questions and options, and the time left 
 Options:
 ${OUTPUT_HELP}`,
   call: (backend, id) => backend.get(id),
-});
-
-/** `ask-user answer ID --json …`. */
-export const answerCommand = questionCommand({
-  name: "answer",
-  summary: 'answer a pending question, e.g. --json \'{"deploy_target":["Staging"]}\'',
-  help: `Usage: ask-user answer ID --json ANSWERS [options]
-
-Answers a pending question as an operator. ANSWERS maps each question id to its values (option labels,
-or free text), as JSON: '{"deploy_target":["Staging"]}' or '{"answers":{"deploy_target":["Staging"]}}'.
-A value close to a label ("Prodution") is refused with "did you mean"; mark your own words with
-"other: " to send them as they are: '{"deploy_target":["other: Prodution"]}'.
-
-Options:
-  --json ANSWERS      the answers (required)
-  -o, --output FORMAT text (default) or json
-${URL_HELP}
-  -h, --help          show this help`,
-  takesAnswers: true,
-  call: (backend, id, json) => backend.answer(id, parseAnswers(json ?? "")),
 });
 
 /** `ask-user skip ID`. */
