@@ -213,12 +213,20 @@ export function App({ strings, token, storage }: AppProps) {
       <main
         class="history-scroll"
         ref={scroller}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard (axe: scrollable-region-focusable); it is labelled
+        tabIndex={0}
+        aria-label={web.history}
         onScroll={(event) => {
           const element = event.currentTarget;
           atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
         }}
       >
-        <History strings={strings} questions={history} serverNow={serverNow} />
+        <History
+          strings={strings}
+          questions={history}
+          serverNow={serverNow}
+          inPanel={stacked && current && !collapsed ? current.id : undefined}
+        />
       </main>
       <footer class="dock">
         {current && draft && !collapsed ? (

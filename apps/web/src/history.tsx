@@ -8,10 +8,15 @@ interface HistoryProps {
   strings: PanelStrings;
   questions: PublicQuestion[];
   serverNow: number;
+  /**
+   * The question the panel shows in full on a phone: its card keeps only its time and status line, so
+   * the question is not shown twice on a small screen.
+   */
+  inPanel?: string | undefined;
 }
 
 /** Every question as a compact card, newest last; resolved cards stay with their answer summary. */
-export function History({ strings, questions, serverNow }: HistoryProps) {
+export function History({ strings, questions, serverNow, inPanel }: HistoryProps) {
   const { web } = strings;
   if (questions.length === 0) {
     return (
@@ -26,7 +31,13 @@ export function History({ strings, questions, serverNow }: HistoryProps) {
   return (
     <ol class="history" aria-label={web.history}>
       {questions.map((question) => (
-        <Card key={question.id} strings={strings} question={question} serverNow={serverNow} />
+        <Card
+          key={question.id}
+          strings={strings}
+          question={question}
+          serverNow={serverNow}
+          compact={question.id === inPanel}
+        />
       ))}
     </ol>
   );
@@ -41,10 +52,12 @@ function Card({
   strings,
   question,
   serverNow,
+  compact,
 }: {
   strings: PanelStrings;
   question: PublicQuestion;
   serverNow: number;
+  compact: boolean;
 }) {
   const state = stateOf(question, serverNow);
   const answers = question.status === "answered" ? (question.answers ?? {}) : undefined;
@@ -56,7 +69,10 @@ function Card({
         <time>{created}</time>
         {target ? <span> · {target}</span> : null}
       </p>
-      {question.prompt.questions.map((item) => (
+      {compact ? (
+        <p class="card-question">{question.prompt.questions.map((item) => item.header).join(" · ")}</p>
+      ) : null}
+      {(compact ? [] : question.prompt.questions).map((item) => (
         <div class="card-row" key={item.id}>
           <span class="chip">{item.header}</span>
           <div class="card-text">

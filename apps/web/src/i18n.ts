@@ -16,6 +16,10 @@ export interface WebMessages {
   reopen: string;
   timeLeft: (time: string) => string;
   expiresIn: string;
+  /** The deadline as a clock time in the reader's zone, next to the countdown. */
+  until: (time: string) => string;
+  /** Under "Send answers" while some questions have no answer yet. */
+  missing: (headers: string) => string;
   via: (surface: string) => string;
   at: (time: string) => string;
   waitingForAnswer: string;
@@ -54,6 +58,8 @@ const en: WebMessages = {
   reopen: "Open",
   timeLeft: (time) => `${time} left`,
   expiresIn: "Time left",
+  until: (time) => `until ${time}`,
+  missing: (headers) => `Still to answer: ${headers}`,
   via: (surface) => `via ${surface}`,
   at: (time) => `at ${time}`,
   waitingForAnswer: "Waiting for an answer",
@@ -101,6 +107,8 @@ const de: WebMessages = {
   reopen: "Öffnen",
   timeLeft: (time) => `noch ${time}`,
   expiresIn: "Verbleibende Zeit",
+  until: (time) => `bis ${time}`,
+  missing: (headers) => `Noch offen: ${headers}`,
   via: (surface) => `über ${surface}`,
   at: (time) => `um ${time}`,
   waitingForAnswer: "Wartet auf eine Antwort",

@@ -1,5 +1,5 @@
 import type { Answers, PromptQuestion, PublicQuestion } from "@ask-user/core";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import {
   answersOf,
   type Draft,
@@ -12,7 +12,7 @@ import {
 } from "./draft.ts";
 import type { PanelStrings } from "./i18n.ts";
 import { QuestionStep } from "./question-step.tsx";
-import { formatCountdown } from "./time.ts";
+import { formatClock, formatCountdown } from "./time.ts";
 
 interface PanelProps {
   strings: PanelStrings;
@@ -45,19 +45,34 @@ export function Panel(props: PanelProps) {
   const current = questions[step] as PromptQuestion;
   const currentChoice = draft.choices[step] ?? { selected: [], otherOpen: false, otherText: "" };
   const optionsRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  const [missingShown, setMissingShown] = useState(false);
 
-  // A new step (or a new prompt) puts the focus on its chosen option, else its first, unless the user
-  // is somewhere else on the page.
+  // Who uses the keyboard: only they get the focus moved for them. A prompt that just appeared gets no
+  // focus ring on its first option (it would read as preselected); the first arrow key puts it there.
+  const keyboardUser = useRef(false);
   useEffect(() => {
-    if (stacked) return;
+    const onKey = () => {
+      keyboardUser.current = true;
+    };
+    const onPointer = () => {
+      keyboardUser.current = false;
+    };
+    document.addEventListener("keydown", onKey, true);
+    document.addEventListener("pointerdown", onPointer, true);
+    return () => {
+      document.removeEventListener("keydown", onKey, true);
+      document.removeEventListener("pointerdown", onPointer, true);
+    };
+  }, []);
+
+  // A new step (or a new prompt) of someone on the keyboard puts the focus on its chosen option, else
+  // its first, unless they are somewhere else on the page.
+  useEffect(() => {
+    if (stacked || !keyboardUser.current) return;
     const active = document.activeElement;
-    const panel = optionsRef.current?.closest(".panel");
-    if (active && active !== document.body && !panel?.contains(active)) return;
-    const options = optionsRef.current;
-    const target =
-      options?.querySelector<HTMLButtonElement>('[aria-checked="true"]') ??
-      options?.querySelector<HTMLButtonElement>("button");
-    if (target && !(active instanceof HTMLInputElement)) target.focus();
+    if (active && active !== document.body && !panelRef.current?.contains(active)) return;
+    if (!(active instanceof HTMLInputElement)) firstOption(optionsRef.current)?.focus();
   }, [question.id, step, stacked]);
 
   /** The question at `index` got its value: go on (stepper), or send once every question has one. */
@@ -99,9 +114,19 @@ export function Panel(props: PanelProps) {
     props.onDraft(withChoice(draft, index, toggleOther(choice, item.multiSelect)));
   }
 
+  /** Sends every answer; with some missing, says which and takes the focus to the first of them. */
   function sendAll() {
+    if (busy) return;
     const answers = answersOf(questions, draft);
-    if (answers && !busy) props.onSubmit(answers);
+    if (answers) {
+      props.onSubmit(answers);
+      return;
+    }
+    setMissingShown(true);
+    const index = draft.choices.findIndex((choice) => !hasValue(choice));
+    const group = panelRef.current?.querySelectorAll<HTMLElement>(".options")[index];
+    group?.scrollIntoView({ block: "center" });
+    firstOption(group ?? null)?.focus();
   }
 
   // Keys anywhere on the page while the panel is open (typing in a text field only knows Esc).
@@ -116,6 +141,16 @@ export function Panel(props: PanelProps) {
     const target = event.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
     if (moveFocus(event, target)) return;
+    // Nothing focused yet: the first arrow key goes to the options (arrows elsewhere keep scrolling).
+    if (ARROWS[event.key] !== undefined && (!target || target === document.body)) {
+      const options = stacked ? panelRef.current?.querySelector<HTMLElement>(".options") : optionsRef.current;
+      const option = firstOption(options ?? null);
+      if (option) {
+        event.preventDefault();
+        option.focus();
+        return;
+      }
+    }
     const index = stacked
       ? Math.max(
           0,
@@ -145,14 +180,20 @@ export function Panel(props: PanelProps) {
   }, []);
 
   const left = formatCountdown(question.expiresAt - props.serverNow);
+  // The deadline on the reader's own clock (the server's time corrected for this browser's offset).
+  const deadline = question.expiresAt - (props.serverNow - Date.now());
+  const until = formatClock(deadline, strings.locale, Date.now());
+  const missing = questions.filter((_, index) => !hasValue(draft.choices[index])).map((q) => q.header);
   const showPrimary = stacked
     ? total > 1 || questions[0]?.multiSelect || currentChoice.otherOpen
     : current.multiSelect || currentChoice.otherOpen || hasValue(currentChoice);
   const primaryLabel = stacked || step === total - 1 ? (stacked ? web.send : web.confirm) : web.next;
-  const primaryEnabled = stacked ? answersOf(questions, draft) !== undefined : hasValue(currentChoice);
+  // "Send answers" stays pressable and says what is missing; the stepper's Confirm/Next wait for a value.
+  const primaryEnabled = stacked || hasValue(currentChoice);
+  const missingId = `missing-${question.id}`;
 
   return (
-    <section class={`panel${stacked ? " panel--stacked" : ""}`} aria-label={web.waiting(1)}>
+    <section class={`panel${stacked ? " panel--stacked" : ""}`} aria-label={web.waiting(1)} ref={panelRef}>
       <div class="panel-top">
         {stacked ? null : <span class="chip">{current.header}</span>}
         {total > 1 && !stacked ? (
@@ -171,6 +212,9 @@ export function Panel(props: PanelProps) {
         <span class="countdown" role="timer" aria-label={web.expiresIn}>
           {web.timeLeft(left)}
         </span>
+        <time class="deadline" dateTime={new Date(deadline).toISOString()}>
+          {web.until(until)}
+        </time>
         <button
           type="button"
           class="icon-button"
@@ -247,17 +291,36 @@ export function Panel(props: PanelProps) {
             type="button"
             class="button button--primary"
             disabled={busy || !primaryEnabled}
+            aria-describedby={stacked && missing.length > 0 ? missingId : undefined}
             onClick={() => (stacked ? sendAll() : confirm(draft, step))}
           >
             {primaryLabel}
           </button>
         ) : null}
       </div>
+      {stacked && showPrimary && missing.length > 0 ? (
+        <p
+          id={missingId}
+          class={`panel-missing${missingShown ? " panel-missing--shown" : ""}`}
+          role={missingShown ? "alert" : undefined}
+        >
+          {web.missing(missing.join(", "))}
+        </p>
+      ) : null}
     </section>
   );
 }
 
 const ARROWS: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+
+/** The chosen option of a group, else its first. */
+function firstOption(group: HTMLElement | null): HTMLButtonElement | null {
+  return (
+    group?.querySelector<HTMLButtonElement>('[aria-checked="true"]') ??
+    group?.querySelector<HTMLButtonElement>("button") ??
+    null
+  );
+}
 
 /** Arrow keys on an option move the focus to the next or previous option of its question. */
 function moveFocus(event: KeyboardEvent, target: HTMLElement | null): boolean {
