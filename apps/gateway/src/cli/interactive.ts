@@ -19,13 +19,13 @@ const SKIP = "\u0000skip";
 const QUIT = "\u0000quit";
 
 /** What a person chose for one question: values, free text to type, or to skip the whole question. */
-export type Choice = { kind: "values"; values: string[]; other: boolean } | { kind: "skip" };
+type Choice = { kind: "values"; values: string[]; other: boolean } | { kind: "skip" };
 
 /**
  * Reads the picked choice values of one question: the labels picked, whether Other… was picked (its
  * text is asked next), or Skip, which declines the whole question whatever else was ticked.
  */
-export function readChoice(picked: readonly string[]): Choice {
+function readChoice(picked: readonly string[]): Choice {
   if (picked.includes(SKIP)) return { kind: "skip" };
   return {
     kind: "values",
@@ -39,7 +39,7 @@ export function readChoice(picked: readonly string[]): Choice {
  * shared draft (what was picked on a chat platform or in the web panel) is preselected: its labels,
  * and Other… with its text when it holds one.
  */
-export function choicesFor(question: PromptQuestion, draft: string[] | undefined) {
+function choicesFor(question: PromptQuestion, draft: string[] | undefined) {
   const labels = new Set(question.options.map((option) => option.label));
   const options = [
     ...question.options.map((option) =>
