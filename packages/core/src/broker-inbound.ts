@@ -11,6 +11,11 @@ import type { Actor, QuestionRecord } from "./types.ts";
 
 export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./inbound-types.ts";
 
+/** The locale of the question an outcome is about, if there is one. */
+function localeOf(outcome: InboundOutcome): string | undefined {
+  return "record" in outcome ? outcome.record?.locale : undefined;
+}
+
 /** What a notice about each outcome is (`Notice.purpose`). */
 const PURPOSES = {
   answered: "confirmation",
@@ -98,16 +103,21 @@ function withLocalTimes(ctx: BrokerContext, channelName: string, outcome: Inboun
 /** Handles a button tap or a modal submission (see `AskUserBroker.handleAction`). */
 export async function handleAction(ctx: BrokerContext, event: ActionEvent): Promise<InboundOutcome> {
   const outcome = await takeAction(ctx, event);
-  return withLocalTimes(ctx, event.channel, outcome, event.locale ?? ctx.locale);
+  return withLocalTimes(ctx, event.channel, outcome, event.locale ?? localeOf(outcome) ?? ctx.locale);
 }
 
 async function takeAction(ctx: BrokerContext, event: ActionEvent): Promise<InboundOutcome> {
   const decoded = decodeAction(event.data);
   if (!decoded) return { kind: "ignored" };
-  const locale = event.locale ?? ctx.locale;
-  const m = messagesFor(locale);
   const record = await ctx.store.findByToken(decoded.token);
-  if (!record) return refused({ reason: "unknown", message: m.refusedUnknown }, undefined);
+  if (!record)
+    return refused(
+      { reason: "unknown", message: messagesFor(event.locale ?? ctx.locale).refusedUnknown },
+      undefined,
+    );
+  // The person's own locale where the platform gives it, else the question's (set by its creator).
+  const locale = event.locale ?? record.locale;
+  const m = messagesFor(locale);
   const refusal = await gate(ctx, record, event, locale);
   if (refusal) return refused(refusal, record);
   const index = record.tokens.indexOf(decoded.token);
@@ -168,7 +178,7 @@ async function route(ctx: BrokerContext, event: ReplyEvent, locale: string): Pro
   const m = messagesFor(locale);
   if (event.replyTo !== undefined) {
     const record = await ctx.store.findByMessage(event.channel, event.conversation, event.replyTo);
-    if (record) return answerWithText(ctx, record, event, locale);
+    if (record) return answerWithText(ctx, record, event, event.locale ?? record.locale);
   }
   const now = ctx.clock.now();
   const candidates = (
@@ -179,7 +189,7 @@ async function route(ctx: BrokerContext, event: ReplyEvent, locale: string): Pro
   );
   const awaiting = candidates.filter((r) => r.awaitingText?.userId === event.userId);
   const only = awaiting.length === 1 ? awaiting[0] : candidates.length === 1 ? candidates[0] : undefined;
-  if (only) return answerWithText(ctx, only, event, locale);
+  if (only) return answerWithText(ctx, only, event, event.locale ?? only.locale);
   if (candidates.length === 0) return { kind: "ignored" };
   const list = candidates
     .map((record, index) => {
@@ -239,8 +249,9 @@ async function answerWithText(
  * `notify` (refusals privately where the channel can). Messages that answer nothing are `ignored`.
  */
 export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promise<InboundOutcome> {
-  const locale = event.locale ?? ctx.locale;
-  const outcome = withLocalTimes(ctx, event.channel, await route(ctx, event, locale), locale);
+  const routed = await route(ctx, event, event.locale ?? ctx.locale);
+  const locale = event.locale ?? localeOf(routed) ?? ctx.locale;
+  const outcome = withLocalTimes(ctx, event.channel, routed, locale);
   if (outcome.kind === "ignored") return outcome;
   const channel = ctx.channels.get(event.channel);
   if (!channel) return outcome;

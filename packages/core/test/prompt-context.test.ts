@@ -81,4 +81,14 @@ describe("local times and quieter confirmations", () => {
       "Recorded: Env: Prod.\nStill needed:\n2) Regions: Which regions?\n   1. EU\n   2. US\n   3. Asia",
     );
   });
+
+  it("answers in the question's locale when the platform gives the person's none", async () => {
+    const { channel, broker } = setup(true);
+    await broker.create(severalInput, { target: room, creator: alice, locale: "de" });
+    await broker.handleReply({ ...room, userId: "u-alice", text: "1: Prod" });
+    expect(channel.notices.at(-1)).toMatchObject({ locale: "de" });
+    expect(channel.notices.at(-1)?.text).toMatch(/^Erfasst: Env: Prod\.\nNoch offen:/);
+    await broker.handleReply({ ...room, userId: "u-alice", text: "2: EU", locale: "en" });
+    expect(channel.notices.at(-1)?.text).toBe("Recorded: Env: Prod · Regions: EU");
+  });
 });
