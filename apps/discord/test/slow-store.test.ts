@@ -1,9 +1,4 @@
-/**
- * Taps on a slow store (issue #14: SQLite may wait up to 30 s for a write lock another process holds).
- * Discord drops an interaction with no first response within 3 s — the fake enforces it — so the channel
- * acknowledges the tap neutrally after 2 s and shows the outcome once the broker has it.
- */
-import { createMemoryStore, type QuestionStore } from "@ask-user/core";
+import { createSlowStore } from "@ask-user/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ALICE,
@@ -27,46 +22,19 @@ afterAll(() => closeWorld(world));
 
 const creator = { channel: "discord", userId: ALICE.id };
 
-/**
- * A memory store whose writes — record updates and dedupe keys — take `delayMs` once slowed down.
- * Reads stay fast, so a test can see that nothing was recorded yet.
- */
-function slowStore(delayMs: number): { store: QuestionStore; slowDown(): void } {
-  const inner = createMemoryStore();
-  let slow = false;
-  const later = () => (slow ? new Promise((resolve) => setTimeout(resolve, delayMs)) : undefined);
-  const store: QuestionStore = {
-    ...inner,
-    async compareAndSet(version, next) {
-      await later();
-      return inner.compareAndSet(version, next);
-    },
-    async firstSeen(key, ttlMs) {
-      await later();
-      return inner.firstSeen(key, ttlMs);
-    },
-  };
-  return {
-    store,
-    slowDown: () => {
-      slow = true;
-    },
-  };
-}
-
 /** Discord dropped a first response that came too late (10062 "Unknown interaction"). */
 const tooLate = () => world.discord.calls.filter((c) => c.error?.code === 10062);
 
 describe("a store that takes 4 s per write", () => {
   it("acknowledges a tap within 3 s, records the answer after, then shows it in the message", async () => {
-    const { store, slowDown } = slowStore(4_000);
+    const store = createSlowStore({ delayMs: 4_000 });
     const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
     const record = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator,
     });
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
 
     const tap = world.discord.user(ALICE).click(channelId, prompt.id, "Production");
 
@@ -87,14 +55,14 @@ describe("a store that takes 4 s per write", () => {
   }, 20_000);
 
   it("acknowledges another member's tap within 3 s, then tells them privately that it is not theirs", async () => {
-    const { store, slowDown } = slowStore(4_000);
+    const store = createSlowStore({ delayMs: 4_000 });
     const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
     const record = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator,
     });
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
 
     const tap = world.discord.user(BOB).click(channelId, prompt.id, "Production");
 
@@ -117,14 +85,14 @@ describe("a store that takes 4 s per write", () => {
   }, 20_000);
 
   it("opens the Other… modal within 3 s and records the submitted text after", async () => {
-    const { store, slowDown } = slowStore(4_000);
+    const store = createSlowStore({ delayMs: 4_000 });
     const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
     const record = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator,
     });
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
     const alice = world.discord.user(ALICE);
 
     const tap = alice.click(channelId, prompt.id, "Other…");
@@ -143,7 +111,7 @@ describe("a store that takes 4 s per write", () => {
   }, 30_000);
 
   it("does not edit a message twice: a deferred tap's edit is the summary, finalize skips it", async () => {
-    const { store, slowDown } = slowStore(300);
+    const store = createSlowStore({ delayMs: 300 });
     const { broker, channelId } = await setup(world, { store, channel: { deferAfterMs: 50 } });
     const record = await broker.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
@@ -151,7 +119,7 @@ describe("a store that takes 4 s per write", () => {
     });
     const asked = broker.wait(record.id);
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
 
     const tap = world.discord.user(ALICE).click(channelId, prompt.id, "Production");
 
@@ -172,14 +140,14 @@ describe("a store that takes 4 s per write", () => {
   });
 
   it("acknowledges a choice in a form's select within 3 s, then shows it in the form", async () => {
-    const { store, slowDown } = slowStore(4_000);
+    const store = createSlowStore({ delayMs: 4_000 });
     const { broker, channelId } = await setup(world, { store, channel: { coordination: store } });
     const record = await broker.create(ROLLOUT, {
       target: { channel: "discord", conversation: channelId },
       creator,
     });
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
 
     const choice = world.discord.user(ALICE).select(channelId, prompt.id, "Regions", ["US", "Asia"]);
 
@@ -196,11 +164,11 @@ describe("a store that takes 4 s per write", () => {
   }, 20_000);
 
   it("shows a deferred choice once: the deferral's edit is the form, refresh has nothing left to do", async () => {
-    const { store, slowDown } = slowStore(300);
+    const store = createSlowStore({ delayMs: 300 });
     const { broker, channelId } = await setup(world, { store, channel: { deferAfterMs: 50 } });
     await broker.create(ROLLOUT, { target: { channel: "discord", conversation: channelId }, creator });
     const prompt = await promptIn(world, channelId);
-    slowDown();
+    store.slow = true;
 
     const choice = world.discord.user(ALICE).select(channelId, prompt.id, "Env", ["Production"]);
 

@@ -3,30 +3,16 @@
  * tap is acknowledged within Telegram's patience all the same, and the outcome shows once the store
  * has written it.
  */
-import { createMemoryStore, type QuestionStore } from "@ask-user/core";
-import { createFakeClock } from "@ask-user/core/testing";
+import { createMemoryStore } from "@ask-user/core";
+import { createFakeClock, createSlowStore } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import { ADA, ask, botMessages, DEPLOY, edited, MODES, result, start, visible } from "./harness.ts";
 
 const WRITE_DELAY_MS = 4000;
 
-/** Core's memory store whose writes (`compareAndSet`) wait 4 s once `slow` is set. */
-function slowStore(clock?: ReturnType<typeof createFakeClock>): QuestionStore & { slow: boolean } {
-  const store = createMemoryStore(clock ? { clock } : {});
-  const slow: QuestionStore & { slow: boolean } = {
-    ...store,
-    slow: false,
-    async compareAndSet(expectedVersion, next) {
-      if (slow.slow) await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
-      return store.compareAndSet(expectedVersion, next);
-    },
-  };
-  return slow;
-}
-
 describe.each(MODES)("a tap while the store is slow to write (%s)", (mode) => {
   it("is acknowledged without text within 3 s, and the answer is recorded and shown after", async () => {
-    const store = slowStore();
+    const store = createSlowStore({ delayMs: WRITE_DELAY_MS, writes: ["compareAndSet"] });
     const running = await start(mode, { store });
     const ada = running.tg.user(ADA);
     const { record, message, chatId } = await ask(running, DEPLOY, String(ADA.id));
@@ -54,7 +40,11 @@ describe.each(MODES)("a tap while the store is slow to write (%s)", (mode) => {
 
   it("sends a refusal that comes after the acknowledgement as a reply to the question", async () => {
     const clock = createFakeClock(Date.UTC(2026, 0, 1, 14, 0));
-    const store = slowStore(clock);
+    const store = createSlowStore({
+      delayMs: WRITE_DELAY_MS,
+      store: createMemoryStore({ clock }),
+      writes: ["compareAndSet"],
+    });
     const running = await start(mode, { store, clock });
     const ada = running.tg.user(ADA);
     const { message, chatId } = await ask(running, DEPLOY, String(ADA.id));

@@ -1,9 +1,4 @@
-/**
- * Webhook updates that take long (issue #13's leftover): grammY's handler used to give up after 10 s and
- * answer 500, so Telegram delivered the tap again and it ran twice. An update is now answered 200 once
- * it has run 5 s and finishes in the background — a bounded number of them at a time.
- */
-import { createMemoryStore, type QuestionStore } from "@ask-user/core";
+import { createSlowStore } from "@ask-user/core/testing";
 import { Bot } from "grammy";
 import { describe, expect, it } from "vitest";
 import { createWebhookHandler } from "../src/webhook.ts";
@@ -23,23 +18,9 @@ import {
 
 const WRITE_DELAY_MS = 11_000;
 
-/** Core's memory store whose writes wait 11 s once `slow` is set: a tap then takes longer than 10 s. */
-function slowStore(): QuestionStore & { slow: boolean } {
-  const store = createMemoryStore();
-  const slow: QuestionStore & { slow: boolean } = {
-    ...store,
-    slow: false,
-    async compareAndSet(expectedVersion, next) {
-      if (slow.slow) await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
-      return store.compareAndSet(expectedVersion, next);
-    },
-  };
-  return slow;
-}
-
 describe("a webhook update slower than Telegram waits for", () => {
   it("is answered 200 after 5 s, delivered once, and the tap runs once", async () => {
-    const store = slowStore();
+    const store = createSlowStore({ delayMs: WRITE_DELAY_MS, writes: ["compareAndSet"] });
     const running = await start("webhook", { store });
     const ada = running.tg.user(ADA);
     const { record, message, chatId } = await ask(running, DEPLOY, String(ADA.id));
