@@ -61,8 +61,12 @@ describe("repair after a crash, on the text channel", () => {
     const second = await startChild(env);
     await vi.waitFor(() => expect(chat.received).toHaveLength(1), { timeout: 10_000 });
     expect(chat.received[0]?.text).toContain("Where should I deploy?");
-    const [question] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
-    expect(question.deliveries).toEqual([expect.objectContaining({ messageId: "m1", kind: "prompt" })]);
+    // The message is out; the delivery is recorded when the webhook's answer is back, a moment later.
+    const question = await vi.waitFor(async () => {
+      const [pending] = (await call(`${second.url}/v1/questions?status=pending`, "GET")).body.questions;
+      expect(pending.deliveries).toEqual([expect.objectContaining({ messageId: "m1", kind: "prompt" })]);
+      return pending;
+    });
     const reply = await call(`${second.url}/v1/channels/text/inbound`, "POST", {
       conversation: "alice",
       userId: "alice",
