@@ -11,6 +11,7 @@ import {
   createMemoryStore,
   type QuestionStore,
 } from "@ask-user/core";
+import { rolloutInput } from "@ask-user/core/testing";
 import {
   createFakeDiscord,
   type DcComponent,
@@ -44,33 +45,8 @@ export const DEPLOY = {
   ],
 };
 
-/** Three questions, one of them multi-select: a form (a string select per question, Send). */
-export const ROLLOUT = {
-  questions: [
-    {
-      id: "env",
-      header: "Env",
-      question: "Which environment gets the release?",
-      options: [
-        { label: "Staging (Recommended)", description: "Safe first step" },
-        { label: "Production", description: "Goes live at once" },
-      ],
-    },
-    {
-      id: "regions",
-      header: "Regions",
-      question: "Which regions?",
-      multiSelect: true,
-      options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
-    },
-    {
-      id: "window",
-      header: "Window",
-      question: "When?",
-      options: [{ label: "Tonight (Recommended)" }, { label: "Weekend" }],
-    },
-  ],
-};
+/** Three questions, one of them multi-select: a form on every platform (core's sample). */
+export const ROLLOUT = rolloutInput;
 
 /** A fake Discord with a logged-in discord.js client. */
 export interface World {

@@ -1,3 +1,4 @@
+import { rolloutInput } from "@ask-user/core/testing";
 /** The prompts the tests ask. */
 
 /** One single-select question with descriptions: gets buttons. */
@@ -16,30 +17,5 @@ export const DEPLOY = {
   ],
 };
 
-/** Three questions, one of them multi-select: a form. */
-export const ROLLOUT = {
-  questions: [
-    {
-      id: "env",
-      header: "Env",
-      question: "Which environment gets the release?",
-      options: [
-        { label: "Staging (Recommended)", description: "Safe first step" },
-        { label: "Production", description: "Goes live at once" },
-      ],
-    },
-    {
-      id: "regions",
-      header: "Regions",
-      question: "Which regions?",
-      multiSelect: true,
-      options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
-    },
-    {
-      id: "window",
-      header: "Window",
-      question: "When?",
-      options: [{ label: "Tonight (Recommended)" }, { label: "Weekend" }],
-    },
-  ],
-};
+/** Three questions, one of them multi-select: a form on every platform (core's sample). */
+export const ROLLOUT = rolloutInput;

@@ -38,3 +38,34 @@ export function sampleRecord(overrides: Partial<QuestionRecord> = {}): QuestionR
     ...overrides,
   };
 }
+
+/**
+ * A three-question `ask_user` input with a multi-select question — a native form on every platform — for
+ * tests and screenshots.
+ */
+export const rolloutInput = {
+  questions: [
+    {
+      id: "env",
+      header: "Env",
+      question: "Which environment gets the release?",
+      options: [
+        { label: "Staging (Recommended)", description: "Safe first step" },
+        { label: "Production", description: "Goes live at once" },
+      ],
+    },
+    {
+      id: "regions",
+      header: "Regions",
+      question: "Which regions?",
+      multiSelect: true,
+      options: [{ label: "EU (Recommended)" }, { label: "US" }, { label: "Asia" }],
+    },
+    {
+      id: "window",
+      header: "Window",
+      question: "When?",
+      options: [{ label: "Tonight (Recommended)" }, { label: "Weekend" }],
+    },
+  ],
+};
