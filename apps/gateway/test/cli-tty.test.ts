@@ -27,10 +27,14 @@ const hasScript = (() => {
  * and collects everything it prints. `keys` writes to the terminal as typing would (Ctrl-C included).
  */
 function launch(args: string[], env: Record<string, string>, tty: boolean) {
-  // A pipe has no window size: give the terminal one, as a real window would.
-  const command = `stty cols 120 rows 40; ${[process.execPath, bin, ...args].map((part) => `'${part}'`).join(" ")}`;
+  // A pipe has no window size: give the terminal one, as a real window would. `exec` puts ask-user
+  // itself under `script`: a shell in between (dash, where SHELL is /bin/sh as in CI) would die of the
+  // Ctrl-C first and `script` would report its 130 instead of ask-user's exit code.
+  const command = `stty cols 120 rows 40; exec ${[process.execPath, bin, ...args].map((part) => `'${part}'`).join(" ")}`;
   const child = tty
-    ? spawn("script", ["-qfec", command, "/dev/null"], { env: { ...process.env, ...env } })
+    ? spawn("script", ["-qfec", command, "/dev/null"], {
+        env: { ...process.env, SHELL: "/bin/sh", ...env },
+      })
     : spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
   children.push(child);
   let output = "";
