@@ -2,8 +2,17 @@ import type { ErrorShape, GroupResult, WriteOp, WriteOutcome, WriterStats } from
 
 /** Where groups of writes are carried out: the writer thread, or a writer on this thread (`:memory:`). */
 export interface GroupRunner {
-  /** Carries out `ops` in one durable transaction. Never rejects: a failure is a result. */
+  /**
+   * Carries out `ops` in one durable transaction (or together with groups sent after it, in order).
+   * Never rejects: a failure is a result.
+   */
   run(ops: WriteOp[]): Promise<GroupResult>;
+  /**
+   * How many groups may be in flight at once. 1: the next group is sent when the last one is answered.
+   * More: groups are sent as they form and the writer carries out what has arrived while it was busy
+   * as one transaction, so a busy event loop answering late never leaves the writer idle.
+   */
+  pipeline: number;
   /** Told when writes start to wait (true) and when none is left (false), e.g. to keep the process up. */
   busy(busy: boolean): void;
   /** Stops it, once every group sent has been answered. */
@@ -31,19 +40,20 @@ interface Queued {
 
 /**
  * Group commit: writes queue up while the writer is busy and go together, in the order they were
- * made, as the next group (one transaction, one fsync) as soon as it is free. Writes made in the same
- * turn of the event loop share a group (the flush waits for a microtask). A group holds at most
- * `maxGroup` writes, so one transaction never runs long.
+ * made, as the next group (one transaction, one fsync) as soon as it is free — or, with a pipelined
+ * runner, as soon as they are made, the writer joining what reached it while it committed. Writes made
+ * in the same turn of the event loop share a group (the flush waits for a microtask). A group holds at
+ * most `maxGroup` writes, so one transaction never runs long.
  */
 export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupCommit {
   let queue: Queued[] = [];
   let scheduled = false;
-  let inFlight = false;
+  let inFlight = 0;
   const idle: (() => void)[] = [];
   let stats: WriterStats = { writes: 0, transactions: 0, largestGroup: 0 };
 
   function schedule(): void {
-    if (scheduled || inFlight) return;
+    if (scheduled || inFlight >= runner.pipeline) return;
     scheduled = true;
     queueMicrotask(flush);
   }
@@ -61,22 +71,24 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
   function flush(): void {
     scheduled = false;
     if (queue.length === 0) {
+      if (inFlight > 0) return;
       runner.busy(false);
       for (const done of idle.splice(0)) done();
       return;
     }
     const group = queue.length <= maxGroup ? queue : queue.slice(0, maxGroup);
     queue = queue.length <= maxGroup ? [] : queue.slice(maxGroup);
-    inFlight = true;
+    inFlight++;
     runner.busy(true);
     void runner
       .run(group.map((queued) => queued.op))
       .catch((error: unknown): GroupResult => ({ ok: false, error: shapeOf(error), stats }))
       .then((result) => {
-        inFlight = false;
+        inFlight--;
         settleAll(group, result);
         schedule();
       });
+    if (queue.length > 0) schedule();
   }
 
   return {
@@ -96,7 +108,7 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
       });
     },
     drain() {
-      if (!inFlight && !scheduled && queue.length === 0) return Promise.resolve();
+      if (inFlight === 0 && !scheduled && queue.length === 0) return Promise.resolve();
       return new Promise<void>((resolve) => idle.push(resolve));
     },
     stats: () => ({ ...stats }),

@@ -75,7 +75,10 @@ export interface Writer {
   run(ops: WriteOp[]): GroupResult;
 }
 
-/** Main thread → writer thread. One group is sent at a time; the next waits for its reply. */
+/**
+ * Main thread → writer thread. Groups are sent as they form; the writer answers each, in order, and
+ * commits those that reached it while it was busy in one transaction.
+ */
 export type ToWriter = { type: "group"; id: number; ops: WriteOp[] } | { type: "close" };
 
 /** Writer thread → main thread. */

@@ -117,7 +117,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     reads = prepareReads(db);
     if (inMemory) {
       const writer = createWriter(db); // private to this connection: no other writer to wait for
-      runner = { run: async (ops) => writer.run(ops), busy: () => undefined, close: async () => undefined };
+      runner = {
+        run: async (ops) => writer.run(ops),
+        pipeline: 1,
+        busy: () => undefined,
+        close: async () => undefined,
+      };
     } else {
       db.pragma(`busy_timeout = ${READ_BUSY_TIMEOUT_MS}`);
       runner = startWriterThread({ path: resolve(path), busyTimeoutMs });

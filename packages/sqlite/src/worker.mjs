@@ -6,11 +6,11 @@
  * `workerData: { path, busyTimeoutMs }` after the main thread has migrated the file.
  */
 /** @import { FromWriter, ToWriter, WriterOptions } from "./protocol.ts" */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import Sqlite from "better-sqlite3";
 import { configureWriter, createWriter, errorShape } from "./writer.mjs";
 
-const port = parentPort;
+const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
 if (!port) throw new Error("worker.mjs runs in a worker thread");
 const { path, busyTimeoutMs } = /** @type {WriterOptions} */ (workerData);
 
@@ -31,16 +31,62 @@ const connection = db;
 const writer = createWriter(connection);
 send({ type: "ready" });
 
-port.on("message", (/** @type {ToWriter} */ message) => {
-  if (message.type === "group") {
-    send({ type: "group", id: message.id, ...writer.run(message.ops) });
-    return;
+/** At most this many writes are joined into one transaction (a group alone may be larger). */
+const MAX_JOINED = 1024;
+
+/**
+ * Carries out `groups` as one transaction and answers each with its own outcomes.
+ * @param {{ id: number, ops: import("./protocol.ts").WriteOp[] }[]} groups
+ */
+function commitJoined(groups) {
+  const result = writer.run(groups.flatMap((group) => group.ops));
+  let at = 0;
+  for (const { id, ops } of groups) {
+    if (result.ok)
+      send({
+        type: "group",
+        id,
+        ok: true,
+        outcomes: result.outcomes.slice(at, at + ops.length),
+        stats: result.stats,
+      });
+    else send({ type: "group", id, ok: false, error: result.error, stats: result.stats });
+    at += ops.length;
   }
-  // The main thread sends "close" only once every group it sent has been answered.
+}
+
+function close() {
   try {
     connection.close();
   } finally {
     send({ type: "closed" });
     port.close();
   }
+}
+
+// Groups that arrived while the last transaction was committing are taken off the port at once and
+// committed together: one fsync for all of them, however late the main thread reads the answers.
+port.on("message", (/** @type {ToWriter} */ first) => {
+  /** @type {ToWriter | undefined} */
+  let message = first;
+  /** @type {{ id: number, ops: import("./protocol.ts").WriteOp[] }[]} */
+  let joined = [];
+  let size = 0;
+  while (message) {
+    // The main thread sends "close" only once every group it sent has been answered.
+    if (message.type === "close") {
+      if (joined.length > 0) commitJoined(joined);
+      close();
+      return;
+    }
+    if (joined.length > 0 && size + message.ops.length > MAX_JOINED) {
+      commitJoined(joined);
+      joined = [];
+      size = 0;
+    }
+    joined.push(message);
+    size += message.ops.length;
+    message = receiveMessageOnPort(port)?.message;
+  }
+  commitJoined(joined);
 });

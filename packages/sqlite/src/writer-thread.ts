@@ -11,9 +11,11 @@ import type {
 
 /** The writer as a worker thread (`worker.mjs`), plain JavaScript so that it needs no TypeScript loader. */
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
+/** Groups sent ahead while the writer is busy: it joins them into its next transaction. */
+const PIPELINE = 64;
 
 /**
- * Starts the writer thread on the (already migrated) file and hands it groups one at a time. The
+ * Starts the writer thread on the (already migrated) file and hands it groups as they form. The
  * thread does not keep the process alive while nothing is waiting for it; it does while a group is in
  * flight or queued, and while it closes.
  */
@@ -51,6 +53,7 @@ export function startWriterThread(options: WriterOptions): GroupRunner {
   );
 
   return {
+    pipeline: PIPELINE,
     run(ops) {
       if (stopped) return Promise.resolve({ ok: false, error: stopped, stats: lastStats });
       const id = ++nextId;
