@@ -3,8 +3,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { AskUserError, type QuestionRecord } from "@ask-user/core";
 import { sampleRecord } from "@ask-user/core/testing";
+import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { createGroupCommit, type GroupRunner } from "../src/group-commit.ts";
 import { createSqliteStore, type SqliteStore } from "../src/index.ts";
+import type { GroupResult } from "../src/protocol.ts";
 import { type LockScenario, writeWhileLocked } from "./fixtures/lock-scenario.ts";
 import { tempPaths } from "./temp.ts";
 
@@ -89,6 +92,70 @@ describe("group commit", () => {
     // Subscribers are told of the writes that were made, in the order they were made.
     const winners = records.filter((_, i) => plans[i]?.expect === true).map((r) => `${r.id}@2`);
     expect(told).toEqual(winners);
+  });
+
+  it("sends groups to a pipelined writer as they form, and to the others one at a time", async () => {
+    const sentWhileBusy = async (pipeline: number) => {
+      const answers: (() => void)[] = [];
+      const runner: GroupRunner = {
+        pipeline,
+        run: (ops) =>
+          new Promise<GroupResult>((resolve) => {
+            const outcomes = ops.map(() => ({ ok: true as const, value: true }));
+            answers.push(() =>
+              resolve({ ok: true, outcomes, stats: { writes: 0, transactions: 0, largestGroup: 0 } }),
+            );
+          }),
+        busy: () => undefined,
+        close: async () => undefined,
+      };
+      const commit = createGroupCommit(runner, 512);
+      const settled: number[] = [];
+      const writes = [0, 1, 2].map(async (turn) => {
+        await new Promise((resolve) => setTimeout(resolve, turn * 5));
+        return commit.write({ kind: "release", name: "l", holder: String(turn) }, () => settled.push(turn));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const sent = answers.length;
+      while (answers.length > 0) {
+        answers.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await Promise.all(writes);
+      return { sent, settled };
+    };
+    expect(await sentWhileBusy(64)).toEqual({ sent: 3, settled: [0, 1, 2] });
+    expect(await sentWhileBusy(1)).toEqual({ sent: 1, settled: [0, 1, 2] });
+  });
+
+  it("joins the groups that reached the writer while it was busy into one transaction, each answered on its own", async () => {
+    const path = tempPath();
+    const store = openStore(path);
+    await store.create(sampleRecord()); // the file and the writer are up
+    // Another connection holds the write lock: the first group waits for it on the writer thread while
+    // the next groups (made in later turns of the event loop) reach the writer behind it.
+    const holder = new Sqlite(path);
+    holder.exec("BEGIN IMMEDIATE");
+    const before = store.stats();
+    const records = Array.from({ length: 5 }, () => sampleRecord());
+    const writes: Promise<unknown>[] = [];
+    for (const record of records) {
+      writes.push(store.create(record));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a group of its own
+    }
+    const duplicate = store.create(records[0] as QuestionRecord); // refused alone
+    holder.exec("COMMIT");
+    holder.close();
+    await Promise.all(writes);
+    await expect(duplicate).rejects.toSatisfy(
+      (error: unknown) => error instanceof AskUserError && error.code === "store_conflict",
+    );
+    const after = store.stats();
+    expect(after.writes - before.writes).toBe(6);
+    // The first group alone (it was sent while the writer was free), then the five behind it together.
+    expect(after.transactions - before.transactions).toBe(2);
+    expect(after.largestGroup).toBe(5);
+    expect((await store.list()).length).toBe(6);
   });
 
   it("finishes the writes already made when it closes, and refuses the ones made after", async () => {
