@@ -43,7 +43,7 @@ console.log("");
   if (ratio < 0.5) {
     // On a CPU-bound pair of cores, 0.5× leaves the gateway twice the bare cycle's CPU time.
     console.log(
-      `${indent} why below 0.5: it would need about ${fmt(2 * bare.cpuMicros)} µs of CPU a cycle; without durability the gateway already spends ${cpu(inMemory)} (the framework floor is ${cpu(hono)}), so the cost is in request handling (middleware reading each body as a web stream, broker, JSON), not in the durable writes (file − :memory: = ${fmt(durable.cpuMicros - inMemory.cpuMicros)} µs)`,
+      `${indent} why below 0.5: on a CPU-bound pair of cores it would need about ${fmt(2 * bare.cpuMicros)} µs of CPU a cycle; the gateway spends ${cpu(durable)} on a file and ${cpu(inMemory)} on :memory: (durability costs ${fmt(durable.cpuMicros - inMemory.cpuMicros)} µs: the writes are off the event loop), against ${cpu(hono)} for its framework doing nothing — the rest is request handling (six middleware layers, broker, store serialisation, JSON responses), spread thinly (see the closing note of issue #14)`,
     );
   }
 }
