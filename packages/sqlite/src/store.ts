@@ -17,7 +17,7 @@ import { migrate } from "./migrations.ts";
 import type { ErrorShape, WriteOp, WriterStats, WriteValue } from "./protocol.ts";
 import { recordRows } from "./rows.ts";
 import { prepareReads, type ReadStatements } from "./statements.ts";
-import { configureWriter, createWriter } from "./writer.mjs";
+import { configureWriter, createWriter, SEE_SQL } from "./writer.mjs";
 import { startWriterThread } from "./writer-thread.ts";
 
 /** Retention deletes this many records per write. */
@@ -109,6 +109,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   }
   let reads: ReadStatements;
   let runner: GroupRunner;
+  let marks: QuickMarks | undefined;
   try {
     // The pragmas first (busy_timeout before the others): the migration may wait for another process's
     // lock. A file already at the current version is opened without taking the write lock.
@@ -125,9 +126,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       };
     } else {
       db.pragma(`busy_timeout = ${READ_BUSY_TIMEOUT_MS}`);
+      marks = openQuickMarks(path);
       runner = startWriterThread({ path: resolve(path), busyTimeoutMs });
     }
   } catch (error) {
+    marks?.close();
     db.close();
     throw fail("prepare the database", error);
   }
@@ -226,8 +229,17 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }
     },
     firstSeen(key, ttlMs) {
+      if (closing) return Promise.reject(closedError());
       const now = Date.now();
-      return write("record a key", { kind: "see", key, expires: now + ttlMs, now }, (seen) => seen === true);
+      const op = { kind: "see", key, expires: now + ttlMs, now } as const;
+      let quick: boolean | undefined;
+      try {
+        quick = marks?.see(op);
+      } catch (error) {
+        return Promise.reject(fail("record a key", error));
+      }
+      if (quick !== undefined) return Promise.resolve(quick);
+      return write("record a key", op, (seen) => seen === true);
     },
     acquireLease(name, holder, ttlMs) {
       const now = Date.now();
@@ -263,8 +275,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         await writes.drain();
         listeners.clear();
         try {
-          // The reader first, so the writer's connection is the last one and checkpoints the WAL on its
-          // own thread.
+          // The reader and the marks first, so the writer's connection is the last one and checkpoints
+          // the WAL on its own thread.
+          marks?.close();
           db.close();
         } finally {
           await runner.close();
@@ -275,6 +288,47 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return closing;
     },
   };
+}
+
+/** Dedupe marks written on the main thread when that costs no wait (see {@link openQuickMarks}). */
+interface QuickMarks {
+  /** Whether the key is new — or undefined when the write lock is taken and the writer must do it. */
+  see(op: { key: string; expires: number; now: number }): boolean | undefined;
+  close(): void;
+}
+
+/**
+ * A third connection for `firstSeen`, the one write on the path of every platform event (a tap is
+ * acknowledged only after it). A mark is tried here, synchronously, and never waits: `busy_timeout = 0`,
+ * so while the writer thread (or another process) holds the write lock it fails at once with
+ * SQLITE_BUSY and the mark goes to the writer like any write. It commits with `synchronous = NORMAL`,
+ * as marks always have (on disk with the next durable commit; a power cut in between loses the mark
+ * only, and handling that update again is then right), and never checkpoints (`wal_autocheckpoint = 0`:
+ * the writer thread does), so it never fsyncs on the event loop. Saves the round trip to the writer
+ * thread, a third of a millisecond per tap in the channel benchmark.
+ */
+function openQuickMarks(path: string): QuickMarks {
+  const db = new Sqlite(path);
+  try {
+    db.pragma("busy_timeout = 0");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("wal_autocheckpoint = 0");
+    const see = db.prepare(SEE_SQL);
+    return {
+      see(op) {
+        try {
+          return see.run({ key: op.key, expires: op.expires, now: op.now }).changes === 1;
+        } catch (error) {
+          if (error instanceof Sqlite.SqliteError && error.code.startsWith("SQLITE_BUSY")) return undefined;
+          throw error;
+        }
+      },
+      close: () => db.close(),
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /**

@@ -5,6 +5,8 @@
 import type { Database } from "better-sqlite3";
 import type { ErrorShape, Writer } from "./protocol.ts";
 
+/** Records a dedupe key (`firstSeen`): changes one row when the key is new or its mark has run out. */
+export const SEE_SQL: string;
 /** Sets a write connection up: busy wait, WAL, `synchronous = FULL`, foreign keys. */
 export function configureWriter(db: Database, busyTimeoutMs: number): void;
 /** An error as it crosses threads. */

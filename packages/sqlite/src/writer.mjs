@@ -12,6 +12,10 @@
 /** @import { Database } from "better-sqlite3" */
 /** @import { ErrorShape, RecordRows, WriteOp, WriteValue, Writer, WriterStats } from "./protocol.ts" */
 
+/** Records a dedupe key (`firstSeen`): changes one row when the key is new or its mark has run out. */
+export const SEE_SQL = `INSERT INTO seen_keys (key, expires_at) VALUES (@key, @expires)
+  ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_keys.expires_at <= @now`;
+
 /**
  * Sets a write connection up: busy wait, WAL, `synchronous = FULL`, foreign keys (cascades of prune).
  * @param {Database} db
@@ -67,10 +71,7 @@ export function createWriter(db) {
        SELECT id FROM questions WHERE status IN ('answered', 'skipped', 'expired', 'cancelled', 'undeliverable')
          AND expires_at < ? LIMIT ?)`,
   );
-  const see = db.prepare(
-    `INSERT INTO seen_keys (key, expires_at) VALUES (@key, @expires)
-     ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE seen_keys.expires_at <= @now`,
-  );
+  const see = db.prepare(SEE_SQL);
   const lease = db.prepare(
     `INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires)
      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at

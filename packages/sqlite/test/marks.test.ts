@@ -51,4 +51,45 @@ describe("dedupe marks", () => {
     ]);
     expect(settings).toEqual([]);
   });
+
+  it("are written on the main thread when the write lock is free, and by the writer thread when it is not", async () => {
+    const path = tempPath();
+    const store = createSqliteStore({ path });
+    try {
+      const before = store.stats();
+      expect(await store.firstSeen("slack:event:1", 60_000)).toBe(true);
+      expect(await store.firstSeen("slack:event:1", 60_000)).toBe(false);
+      expect(store.stats().writes).toBe(before.writes); // no round trip to the writer thread
+
+      // Another connection holds the write lock: the mark does not wait on the event loop (a 10 ms
+      // timer keeps ticking) but goes to the writer thread, which lands it once the lock is free.
+      const holder = new Database(path);
+      dbs.push(holder);
+      holder.exec("BEGIN IMMEDIATE");
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const started = performance.now();
+      const marking = store.firstSeen("slack:event:2", 60_000);
+      const sameAgain = store.firstSeen("slack:event:1", 60_000);
+      expect(performance.now() - started).toBeLessThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      holder.exec("COMMIT");
+      expect(await marking).toBe(true);
+      expect(await sameAgain).toBe(false); // marks of both ways are one set
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(10);
+      expect(store.stats().writes).toBe(before.writes + 2);
+      expect(await store.firstSeen("slack:event:2", 60_000)).toBe(false);
+    } finally {
+      await store.close();
+    }
+    // On disk for a store opened afterwards.
+    const reopened = createSqliteStore({ path });
+    try {
+      expect(await reopened.firstSeen("slack:event:1", 60_000)).toBe(false);
+      expect(await reopened.firstSeen("slack:event:2", 60_000)).toBe(false);
+    } finally {
+      await reopened.close();
+    }
+  });
 });
