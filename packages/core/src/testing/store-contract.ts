@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AskUserError } from "../errors.ts";
 import type { QuestionStore, StoreChange } from "../store.ts";
 import type { QuestionRecord } from "../types.ts";
+import { coordinationContractTests } from "./coordination-contract.ts";
 import { sampleRecord } from "./records.ts";
 
 /** Options of the contract suite. */
@@ -281,46 +282,16 @@ export function storeContractTests(
       expect((await store.get(old.id))?.status).toBe("pending");
     });
 
-    it("sees a key first once until it expires", async () => {
-      const store = await fresh();
-      expect(await store.firstSeen("update:1", 300)).toBe(true);
-      expect(await store.firstSeen("update:1", 300)).toBe(false);
-      expect(await store.firstSeen("update:2", 300)).toBe(true);
-      const racing = await Promise.all(Array.from({ length: 8 }, () => store.firstSeen("update:3", 300)));
-      expect(racing.filter(Boolean)).toHaveLength(1);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await store.firstSeen("update:1", 300)).toBe(true);
-    });
-
-    it("gives a lease to one holder at a time, renews it, and frees it on release or expiry", async () => {
-      // Long leases where only holding matters (a slow commit under load must not let one run out);
-      // a short one where running out is the point.
-      const store = await fresh();
-      expect(await store.acquireLease("poll", "a", 60_000)).toBe(true);
-      expect(await store.acquireLease("poll", "b", 60_000)).toBe(false);
-      expect(await store.acquireLease("poll", "a", 60_000)).toBe(true); // renewed
-      await store.releaseLease("poll", "b"); // not b's to release
-      expect(await store.acquireLease("poll", "b", 60_000)).toBe(false);
-      await store.releaseLease("poll", "a");
-      expect(await store.acquireLease("poll", "b", 300)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await store.acquireLease("poll", "a", 60_000)).toBe(true); // b's ran out
-      const racing = await Promise.all(["c", "d", "e"].map((h) => store.acquireLease("other", h, 60_000)));
-      expect(racing.filter(Boolean)).toHaveLength(1);
-    });
+    coordinationContractTests(
+      fresh,
+      options.makePeer && {
+        makePeer: options.makePeer,
+        track: (peer: QuestionStore) => open.push(peer),
+      },
+    );
 
     if (options.makePeer) {
       const makePeer = options.makePeer;
-      it("shares dedupe keys and leases with another instance", async () => {
-        const store = await fresh();
-        const peer = await makePeer(store);
-        open.push(peer);
-        expect(await store.firstSeen("shared:1", 5_000)).toBe(true);
-        expect(await peer.firstSeen("shared:1", 5_000)).toBe(false);
-        expect(await store.acquireLease("shared-lease", "a", 5_000)).toBe(true);
-        expect(await peer.acquireLease("shared-lease", "b", 5_000)).toBe(false);
-      });
-
       it("shares records and compare-and-set with another instance", async () => {
         const store = await fresh();
         const peer = await makePeer(store);
