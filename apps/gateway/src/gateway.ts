@@ -38,6 +38,12 @@ export interface StartOptions {
   clock?: Clock;
   /** The channels to consider (default: the plugins of `CHANNEL_MODULES`). */
   plugins?: ChannelPlugin[];
+  /**
+   * A store to use instead of the one the environment names (`ASK_USER_DB`, `ASK_USER_REDIS_URL`):
+   * an embedding application's own, or `createMemoryStore()` for a gateway that keeps nothing. The
+   * caller owns it: `close()` leaves it open.
+   */
+  store?: QuestionStore;
 }
 
 /** A running gateway. */
@@ -74,7 +80,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const { config, channels: enabled } = readGatewayConfig(env, plugins);
   const logger = options.logger ?? createLogger(config.logLevel);
 
-  const store = await openStore(config, logger);
+  const store = options.store ?? (await openStore(config, logger));
+  const closeStore = options.store ? async () => undefined : () => store.close();
   const instanceId = config.instanceId ?? randomUUID();
   let broker: AskUserBroker | undefined;
   let channels: ChannelInstance[] = [];
@@ -100,7 +107,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   } catch (error) {
     await broker?.close().catch(() => undefined);
     await stopChannels(channels);
-    await store.close();
+    await closeStore();
     throw error;
   }
 
@@ -130,13 +137,21 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     webhooks: webhooksOf(channels),
     ...(ownNames ? { allowedHosts: ownNames } : {}),
   });
-  await new Promise<void>((resolve, reject) => {
-    http.server.once("error", reject);
-    http.server.listen(config.port, config.host, () => {
-      http.server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.server.once("error", reject);
+      http.server.listen(config.port, config.host, () => {
+        http.server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // The port is taken (or not ours): nothing may stay open behind the error.
+    await stopChannels(channels);
+    await liveBroker.close().catch(() => undefined);
+    await closeStore().catch(() => undefined);
+    throw error;
+  }
   const address = http.server.address() as AddressInfo;
   port = address.port;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -176,7 +191,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
           logger.warn({ err, channel: instance.channel.name }, "channel stop failed"),
         );
         await liveBroker.close();
-        await store.close();
+        await closeStore();
       })();
       return closing;
     },
