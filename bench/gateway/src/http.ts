@@ -5,6 +5,7 @@
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { createMemoryStore, type QuestionStore } from "@ask-user/core";
 import { startGateway } from "@ask-user/gateway";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
@@ -105,6 +106,8 @@ export interface HttpFigure {
   bare: Measured;
   /** Hono on @hono/node-server answering the same requests without doing anything. */
   hono: Measured;
+  /** The gateway on core's memory store: the HTTP layer and the broker, no SQLite at all. */
+  memoryStore: Measured;
   /** The gateway on a private in-memory SQLite database: everything but the durable writes. */
   inMemory: Measured;
   durable: Measured;
@@ -112,7 +115,8 @@ export interface HttpFigure {
 
 /**
  * Measures `cycles` create→answer cycles with `clients` concurrent clients: the bare server, Hono doing
- * nothing, the gateway without durability (`:memory:`), and the gateway on a SQLite file.
+ * nothing, the gateway on core's memory store (no SQLite), on a SQLite `:memory:` database (no
+ * durability), and on a SQLite file.
  */
 export async function httpFigure(dir: string, clients: number, cycles: number): Promise<HttpFigure> {
   const client = httpClient(clients);
@@ -129,10 +133,11 @@ export async function httpFigure(dir: string, clients: number, cycles: number): 
   });
   hono.close();
 
-  const onGateway = async (db: string) => {
+  const onGateway = async (db: string, store?: QuestionStore) => {
     const gateway = await startGateway({
       env: { ASK_USER_PORT: "0", ASK_USER_DB: db },
       logger: pino({ level: "silent" }),
+      ...(store ? { store } : {}),
     });
     const figure = await measured(cycles, clients, async () => {
       const created = await client.post(`${gateway.url}/v1/questions`, input);
@@ -140,10 +145,12 @@ export async function httpFigure(dir: string, clients: number, cycles: number): 
       if (answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
     });
     await gateway.close();
+    await store?.close();
     return figure;
   };
+  const memoryStore = await onGateway(":memory:", createMemoryStore());
   const inMemory = await onGateway(":memory:");
   const durable = await onGateway(join(dir, `http-${clients}.db`));
   client.close();
-  return { clients, bare: bareFigure, hono: honoFigure, inMemory, durable };
+  return { clients, bare: bareFigure, hono: honoFigure, memoryStore, inMemory, durable };
 }
