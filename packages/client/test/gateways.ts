@@ -1,10 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "@ask-user/core";
 import { type RunningGateway, startGateway } from "@ask-user/gateway";
+import { type GatewayProcess, kill9, startGatewayProcess } from "@ask-user/gateway/testing";
+
+export { kill9 };
+
 import { pino } from "pino";
 import { afterEach } from "vitest";
 
@@ -40,42 +43,11 @@ export async function inProcessGateway(
   return gateway;
 }
 
-const bin = join(createRequire(import.meta.url).resolve("@ask-user/gateway"), "../../bin/ask-user.js");
-
 /** A real `ask-user start` process; resolves with its URL once the banner shows it. Killed after the test. */
-export async function gatewayProcess(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, "start"], {
-    env: { ...process.env, ASK_USER_PORT: "0", ASK_USER_LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}:\n${output}`)));
-  });
-  return { child, url };
-}
-
-/** Kills a process with SIGKILL and waits until it is gone. */
-export async function kill9(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
+export async function gatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const gateway = await startGatewayProcess(env);
+  children.push(gateway.child);
+  return gateway;
 }
 
 export const deployInput = {
