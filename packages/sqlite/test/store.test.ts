@@ -76,6 +76,40 @@ describe("token and message indexes", () => {
     ]);
   });
 
+  it("keeps index rows that did not change, and takes back a token another record took over", async () => {
+    const store = openStore();
+    const record = sampleRecord({ tokens: ["T1", "T2"] });
+    await store.create(record);
+    const prompt = { channel: "slack", conversation: "C1", messageId: "1.5", kind: "prompt" as const };
+    const delivered = bump(record, (r) => r.deliveries.push(prompt));
+    expect(await store.compareAndSet(1, delivered)).toBe(true);
+    // Count the index rows deleted from now on (a trigger in the file: the writer's connection fires it).
+    const db = new Sqlite(store.path);
+    db.exec(`CREATE TABLE deleted_rows (what TEXT);
+      CREATE TRIGGER tokens_deleted AFTER DELETE ON question_tokens BEGIN INSERT INTO deleted_rows VALUES ('token'); END;
+      CREATE TRIGGER messages_deleted AFTER DELETE ON question_messages BEGIN INSERT INTO deleted_rows VALUES ('message'); END;`);
+    db.close();
+    const answered = bump(delivered, (r) => {
+      r.status = "answered";
+    });
+    expect(await store.compareAndSet(2, answered)).toBe(true);
+    expect(rows(store.path, "SELECT what FROM deleted_rows")).toEqual([]); // nothing rewritten
+    expect((await store.findByMessage("slack", "C1", "1.5"))?.status).toBe("answered");
+
+    // A record written later with the same token owns it; the first one, written again, takes it back.
+    const other = sampleRecord({ tokens: ["T2"] });
+    await store.create(other);
+    expect((await store.findByToken("T2"))?.id).toBe(other.id);
+    expect(
+      await store.compareAndSet(
+        3,
+        bump(answered, (r) => r.deliveries.push({ ...prompt, messageId: "1.6" })),
+      ),
+    ).toBe(true);
+    expect((await store.findByToken("T2"))?.id).toBe(record.id);
+    expect((await store.findByMessage("slack", "C1", "1.6"))?.id).toBe(record.id);
+  });
+
   it("leaves the indexes alone when a compare-and-set is refused", async () => {
     const store = openStore();
     const record = sampleRecord();
