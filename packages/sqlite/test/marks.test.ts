@@ -71,7 +71,7 @@ describe("dedupe marks", () => {
       const started = performance.now();
       const marking = store.firstSeen("slack:event:2", 60_000);
       const sameAgain = store.firstSeen("slack:event:1", 60_000);
-      expect(performance.now() - started).toBeLessThan(50);
+      expect(performance.now() - started).toBeLessThan(500); // no busy wait (the readers wait up to 1 s)
       await new Promise((resolve) => setTimeout(resolve, 300));
       holder.exec("COMMIT");
       expect(await marking).toBe(true);
