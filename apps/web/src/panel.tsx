@@ -11,6 +11,8 @@ import {
   withChoice,
 } from "./draft.ts";
 import type { PanelStrings } from "./i18n.ts";
+import { ARROWS, firstOption, moveFocus } from "./keys.ts";
+import { PanelHeader } from "./panel-header.tsx";
 import { QuestionStep } from "./question-step.tsx";
 import { formatClock, formatCountdown } from "./time.ts";
 
@@ -194,38 +196,17 @@ export function Panel(props: PanelProps) {
 
   return (
     <section class={`panel${stacked ? " panel--stacked" : ""}`} aria-label={web.waiting(1)} ref={panelRef}>
-      <div class="panel-top">
-        {stacked ? null : <span class="chip">{current.header}</span>}
-        {total > 1 && !stacked ? (
-          <span class="stepper">
-            <span class="stepper-text">{core.questionOf(step + 1, total)}</span>
-            <span class="stepper-dots" aria-hidden="true">
-              {questions.map((q, i) => (
-                <span
-                  key={q.id}
-                  class={`dot${i === step ? " dot--current" : hasValue(draft.choices[i]) ? " dot--done" : ""}`}
-                />
-              ))}
-            </span>
-          </span>
-        ) : null}
-        <span class="countdown" role="timer" aria-label={web.expiresIn}>
-          {web.timeLeft(left)}
-        </span>
-        <time class="deadline" dateTime={new Date(deadline).toISOString()}>
-          {web.until(until)}
-        </time>
-        <button
-          type="button"
-          class="icon-button"
-          aria-expanded="true"
-          aria-label={web.collapse}
-          title={`${web.collapse} (Esc)`}
-          onClick={props.onCollapse}
-        >
-          ▾
-        </button>
-      </div>
+      <PanelHeader
+        strings={strings}
+        questions={questions}
+        draft={draft}
+        step={step}
+        stacked={stacked}
+        left={left}
+        deadline={deadline}
+        until={until}
+        onCollapse={props.onCollapse}
+      />
       <div class="panel-body">
         {stacked ? (
           questions.map((item, index) => (
@@ -309,28 +290,4 @@ export function Panel(props: PanelProps) {
       ) : null}
     </section>
   );
-}
-
-const ARROWS: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
-
-/** The chosen option of a group, else its first. */
-function firstOption(group: HTMLElement | null): HTMLButtonElement | null {
-  return (
-    group?.querySelector<HTMLButtonElement>('[aria-checked="true"]') ??
-    group?.querySelector<HTMLButtonElement>("button") ??
-    null
-  );
-}
-
-/** Arrow keys on an option move the focus to the next or previous option of its question. */
-function moveFocus(event: KeyboardEvent, target: HTMLElement | null): boolean {
-  const step = ARROWS[event.key];
-  const group = target?.closest(".options");
-  if (step === undefined || !group || !target) return false;
-  const buttons = [...group.querySelectorAll<HTMLButtonElement>("button")];
-  const next =
-    buttons[(buttons.indexOf(target as HTMLButtonElement) + step + buttons.length) % buttons.length];
-  event.preventDefault();
-  next?.focus();
-  return true;
 }
