@@ -1,28 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeTerminal, KEY, runInTerminal } from "./cli-terminal.ts";
-import { call, deployInput, testGateway } from "./harness.ts";
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-/** The text channel's far end: takes the gateway's messages and says they were sent. */
-async function textWebhook(): Promise<string> {
-  let n = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ messageId: `m${++n}` }));
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-}
+import { call, deployInput, testGateway, textWebhook } from "./harness.ts";
 
 const threeQuestions = {
   questions: [
@@ -87,7 +65,7 @@ describe("ask-user answer in a terminal", () => {
   }, 20_000);
 
   it("preselects what was already picked in the chat (the shared draft)", async () => {
-    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: await textWebhook() });
+    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: (await textWebhook()).url });
     const input = { questions: threeQuestions.questions.slice(0, 2) };
     const { id } = (await call(`${gw.url}/v1/questions`, "POST", { ...input, target: "text:alice" })).body;
     // Alice answers the first question in the chat; the text stepper keeps it as the draft.

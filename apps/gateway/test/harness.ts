@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -7,9 +9,11 @@ import { type RunningGateway, type StartOptions, startGateway } from "../src/gat
 
 const running: RunningGateway[] = [];
 const dirs: string[] = [];
+const servers: Server[] = [];
 
 afterEach(async () => {
   for (const gateway of running.splice(0)) await gateway.close();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,3 +63,25 @@ export const deployInput = {
     },
   ],
 };
+
+/**
+ * The text channel's far end (a user's chat bridge): records the texts the gateway POSTs to the text
+ * webhook and says each was sent. Give `url` to `ASK_USER_TEXT_WEBHOOK_URL`; closed after the test.
+ */
+export async function textWebhook(): Promise<{ url: string; texts: string[] }> {
+  const texts: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      texts.push((JSON.parse(body) as { text: string }).text);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ messageId: `m${texts.length}` }));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, texts };
+}

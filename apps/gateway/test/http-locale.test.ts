@@ -1,36 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, deployInput, testGateway } from "./harness.ts";
+import { call, deployInput, testGateway, textWebhook } from "./harness.ts";
 
-const servers: Server[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
-
-/** The user's chat bridge: records the texts the gateway POSTs to the text webhook. */
-async function textWebhook() {
-  const texts: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      texts.push((JSON.parse(body) as { text: string }).text);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ messageId: `m${texts.length}` }));
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, texts };
-}
 
 const GERMAN_HINT = "Antworte mit der Nummer oder Bezeichnung einer Option";
 const ENGLISH_HINT = "Reply with";

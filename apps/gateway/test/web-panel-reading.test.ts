@@ -1,29 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
-import { call, testGateway } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { call, testGateway, textWebhook } from "./harness.ts";
 import { ask, deploy, openPanel, question, releasePlan, screenshot } from "./web-browser.ts";
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-/** The text channel's far end: takes the gateway's messages and says they were sent. */
-async function textWebhook(): Promise<string> {
-  let n = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ messageId: `m${++n}` }));
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-}
 
 /** WCAG contrast of an element's text against its badge background (both as the browser computes them). */
 function contrastOf(page: Page, selector: string): Promise<number> {
@@ -163,7 +141,7 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
   });
 
   it("preselects what was already picked in a chat (the shared draft), live", async () => {
-    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: await textWebhook() });
+    const gw = await testGateway({ ASK_USER_TEXT_WEBHOOK_URL: (await textWebhook()).url });
     await ask(gw.url, { ...releasePlan, target: "text:alice" });
     const page = await openPanel(`${gw.url}/`);
     await page.getByText("Question 1 of 3").waitFor();
