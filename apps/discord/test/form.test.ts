@@ -9,6 +9,7 @@ import {
   buttonRows,
   closeWorld,
   createWorld,
+  editsOf,
   expectSummary,
   mention,
   picked,
@@ -26,8 +27,6 @@ beforeAll(async () => {
 afterAll(() => closeWorld(world));
 
 const alice = { channel: "discord", userId: ALICE.id };
-const editsOf = (messageId: string) =>
-  world.discord.calls.filter((c) => c.route === "editMessage" && c.path.endsWith(messageId));
 
 describe("a three-question prompt with a multi-select", () => {
   it("shows the readable text, a string select per question, then Other… per question, Skip and Send", async () => {
@@ -125,7 +124,7 @@ describe("a three-question prompt with a multi-select", () => {
     );
     await broker.idle();
     // Every tap updated the message itself: no REST edit of the prompt followed (refresh had nothing new).
-    expect(editsOf(prompt.id)).toEqual([]);
+    expect(editsOf(world, prompt.id)).toEqual([]);
   });
 
   it("tells who sends an incomplete form what is still needed, only them, and keeps the form", async () => {

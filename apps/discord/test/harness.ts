@@ -161,6 +161,11 @@ export function promptIn(world: World, channelId: string): Promise<FakeMessage> 
   );
 }
 
+/** The REST edits of one message, as the fake recorded them. */
+export function editsOf(world: World, messageId: string) {
+  return world.discord.calls.filter((c) => c.route === "editMessage" && c.path.endsWith(messageId));
+}
+
 /** Labels of a message's buttons, row by row. */
 export function buttonRows(message: FakeMessage | undefined): string[][] {
   return (message?.components ?? []).map((row) => (row.components ?? []).map((c) => String(c.label)));

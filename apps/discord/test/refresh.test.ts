@@ -5,6 +5,7 @@ import {
   ALICE,
   closeWorld,
   createWorld,
+  editsOf,
   expectSummary,
   mention,
   picked,
@@ -22,8 +23,6 @@ beforeAll(async () => {
 afterAll(() => closeWorld(world));
 
 const alice = { channel: "discord", userId: ALICE.id };
-const editsOf = (messageId: string) =>
-  world.discord.calls.filter((c) => c.route === "editMessage" && c.path.endsWith(messageId));
 
 describe("a form's draft changed elsewhere", () => {
   it("shows a text reply's answers in the form (refresh), which taps then finish", async () => {
@@ -80,7 +79,7 @@ describe("a form's draft changed elsewhere", () => {
     await broker.idle();
 
     expect(picked(world.discord.message(channelId, prompt.id), "Regions")).toEqual(["US"]);
-    expect(editsOf(prompt.id)).toHaveLength(1);
+    expect(editsOf(world, prompt.id)).toHaveLength(1);
     expect((await broker.get(record.id))?.draft).toEqual({ regions: ["US"] });
   });
 
@@ -101,6 +100,6 @@ describe("a form's draft changed elsewhere", () => {
     await mounted.channel.refresh?.({ record: stale, delivery, locale: "en" });
 
     expect(world.discord.message(channelId, prompt.id)?.content).toBe(summary);
-    expect(editsOf(prompt.id)).toHaveLength(1);
+    expect(editsOf(world, prompt.id)).toHaveLength(1);
   });
 });
