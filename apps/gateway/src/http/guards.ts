@@ -143,8 +143,15 @@ export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<
     if (!STATE_CHANGING.has(c.req.method)) return next();
     const type = c.req.header("content-type");
     const length = c.req.header("content-length");
-    const hasBody =
-      (length !== undefined && length.trim() !== "0") || c.req.header("transfer-encoding") !== undefined;
+    // On Node the headers say whether a body follows (HTTP/1.1 needs one of the two); a request made
+    // without a socket (`app.request`, another runtime) says so itself.
+    const incoming: IncomingMessage | undefined = (c.env as Partial<GatewayEnv["Bindings"]> | undefined)
+      ?.incoming;
+    const hasBody = incoming
+      ? (length !== undefined && length.trim() !== "0") || c.req.header("transfer-encoding") !== undefined
+      : length !== undefined
+        ? length.trim() !== "0"
+        : c.req.raw.body !== null;
     if (!isWebhookPath(c.req.path) && (hasBody || type !== undefined) && !isJson(type ?? "")) {
       const sent = type === undefined ? "no Content-Type" : `Content-Type: ${type}`;
       throw new HttpError(
@@ -158,8 +165,6 @@ export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<
     if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
     // On Node, read the socket's stream itself: asking `c.req.raw` for its body would make the adapter
     // build a full web Request and ReadableStream per request (about a tenth of the gateway's CPU).
-    const incoming: IncomingMessage | undefined = (c.env as Partial<GatewayEnv["Bindings"]> | undefined)
-      ?.incoming;
     const read = incoming
       ? () => readIncoming(incoming, maxBytes, tooLarge)
       : () => readLimited(c.req.raw, maxBytes, tooLarge);
