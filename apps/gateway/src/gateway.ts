@@ -85,6 +85,12 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const instanceId = config.instanceId ?? randomUUID();
   let broker: AskUserBroker | undefined;
   let channels: ChannelInstance[] = [];
+  // When starting fails part way, nothing it opened may stay open behind the error.
+  const abandon = async () => {
+    await stopChannels(channels);
+    await broker?.close().catch(() => undefined);
+    await closeStore().catch(() => undefined);
+  };
   try {
     channels = await createChannels(enabled, (plugin) => ({
       logger: logger.child({ channel: plugin.name }),
@@ -105,9 +111,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     await initializeChannels(channels, broker);
     await broker.ready;
   } catch (error) {
-    await broker?.close().catch(() => undefined);
-    await stopChannels(channels);
-    await closeStore();
+    await abandon();
     throw error;
   }
 
@@ -146,10 +150,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       });
     });
   } catch (error) {
-    // The port is taken (or not ours): nothing may stay open behind the error.
-    await stopChannels(channels);
-    await liveBroker.close().catch(() => undefined);
-    await closeStore().catch(() => undefined);
+    await abandon(); // the port is taken, or not ours
     throw error;
   }
   const address = http.server.address() as AddressInfo;

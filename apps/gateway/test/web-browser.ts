@@ -67,6 +67,14 @@ export async function newContext(options: BrowserContextOptions = {}): Promise<B
   return context;
 }
 
+/** A phone's window, for `openPanel(url, PHONE)`. */
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+};
+
 /**
  * Opens the panel at `url` (the gateway's `/`, maybe with `?token=`) in a new tab: of `context` when
  * given (two tabs of one browser), else of a fresh context.

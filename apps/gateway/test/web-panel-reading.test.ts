@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { call, testGateway, textWebhook } from "./harness.ts";
-import { ask, deploy, openPanel, question, releasePlan, screenshot } from "./web-browser.ts";
+import { ask, deploy, openPanel, PHONE, question, releasePlan, screenshot } from "./web-browser.ts";
 
 /** WCAG contrast of an element's text against its badge background (both as the browser computes them). */
 function contrastOf(page: Page, selector: string): Promise<number> {
@@ -116,12 +116,7 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
   it("on a phone shows the question once, and Send answers says what is missing", async () => {
     const gw = await testGateway();
     const id = await ask(gw.url, releasePlan);
-    const page = await openPanel(`${gw.url}/`, {
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-    });
+    const page = await openPanel(`${gw.url}/`, PHONE);
     const send = page.getByRole("button", { name: "Send answers" });
     await send.waitFor();
     for (const text of releasePlan.questions.map((q) => q?.question ?? "")) {

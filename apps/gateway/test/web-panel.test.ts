@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testGateway } from "./harness.ts";
-import { ask, deploy, openPanel, question, regions, releasePlan, screenshot } from "./web-browser.ts";
+import { ask, deploy, openPanel, PHONE, question, regions, releasePlan, screenshot } from "./web-browser.ts";
 
 describe("web panel: answering", { timeout: 30_000 }, () => {
   it("answers a single question with a click, and the card keeps who answered, where and when", async () => {
@@ -158,12 +158,7 @@ describe("web panel: answering", { timeout: 30_000 }, () => {
   it("stacks the questions as touch-friendly cards at phone width", async () => {
     const gw = await testGateway();
     const id = await ask(gw.url, releasePlan);
-    const page = await openPanel(`${gw.url}/`, {
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-    });
+    const page = await openPanel(`${gw.url}/`, PHONE);
 
     await page.getByRole("radiogroup", { name: /environment/ }).waitFor();
     expect(await page.getByRole("radiogroup").count()).toBe(2);
