@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createAskUser, type QuestionRecord } from "@ask-user/core";
 import { createSqliteStore } from "@ask-user/sqlite";
 import { pending, Raw } from "./raw.ts";
+import { print } from "./report.ts";
 import { fmt, percentile, rate, row } from "./stats.ts";
 
 const RELOAD = 100_000;
@@ -20,7 +21,7 @@ export async function reloadFigures(dir: string): Promise<void> {
     const store = createSqliteStore({ path });
     const creates = await rate(RELOAD, 1_024, (i) => store.create(pending(i, now)));
     await store.close();
-    console.log(row(`create ${fmt(RELOAD)} questions, 1,024 concurrent (durable)`, creates, "creates/s"));
+    print(row(`create ${fmt(RELOAD)} questions, 1,024 concurrent (durable)`, creates, "creates/s"));
 
     // Three rounds each, taking turns; each round's records are let go before the next round, so that
     // neither side pays for the garbage of the other.
@@ -55,7 +56,7 @@ export async function reloadFigures(dir: string): Promise<void> {
     const listMs = percentile(storeTimes, 50);
     const rawMs = percentile(rawTimes, 50);
     const times = (values: number[]) => values.map((v) => fmt(v)).join(", ");
-    console.log(
+    print(
       row(
         `reload ${fmt(RELOAD)} pending (open + list({ status: "pending" }))`,
         listMs,
@@ -66,7 +67,7 @@ export async function reloadFigures(dir: string): Promise<void> {
     const brokerStart = performance.now();
     const broker = createAskUser({ store: reopened, channels: [], logger: quiet });
     await broker.ready;
-    console.log(
+    print(
       row(
         `broker ready over ${fmt(RELOAD)} pending (deadlines, repair sweep)`,
         performance.now() - brokerStart,

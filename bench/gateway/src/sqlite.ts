@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createAskUser, type QuestionRecord } from "@ask-user/core";
 import { createSqliteStore, type SqliteStore } from "@ask-user/sqlite";
 import { answered, holdLock, input, pending, Raw, rawTransitions, threadReads, WRITERS } from "./raw.ts";
+import { print } from "./report.ts";
 import { fmt, percentile, rate, row } from "./stats.ts";
 
 const ROUNDS = 3;
@@ -92,7 +93,7 @@ export async function sqliteFigures(dir: string): Promise<void> {
     const storeRate = median(runs.map((r) => r.perSecond));
     const rawRate = median(raws.map((r) => r.perSecond));
     const list = (values: number[], digits = 0) => values.map((v) => fmt(v, digits)).join(", ");
-    console.log(
+    print(
       row(
         `SQLite durable transitions, ${WRITERS} concurrent writers`,
         storeRate,
@@ -101,10 +102,10 @@ export async function sqliteFigures(dir: string): Promise<void> {
       ),
     );
     const last = runs.at(-1) as Awaited<ReturnType<typeof storeTransitions>>;
-    console.log(
+    print(
       `${"".padEnd(52)} medians of ${ROUNDS} rounds each, store ${list(runs.map((r) => r.perSecond))} /s, raw ${list(raws.map((r) => r.perSecond))} /s; ${fmt(last.perGroup, 1)} writes per transaction; compare-and-set p50 ${fmt(percentile(last.latencies, 50), 1)} ms, p99 ${fmt(percentile(last.latencies, 99), 1)} ms`,
     );
-    console.log(
+    print(
       row(
         "p99 event-loop delay under that write load",
         median(runs.map((r) => r.p99Ms)),
@@ -119,7 +120,7 @@ export async function sqliteFigures(dir: string): Promise<void> {
       ),
     );
     const reads = runs.flatMap((r) => r.reads);
-    console.log(
+    print(
       row(
         "get() on the main thread under that write load, p99",
         percentile(reads, 99) * 1000,
@@ -137,7 +138,7 @@ export async function sqliteFigures(dir: string): Promise<void> {
       local.push(performance.now() - start);
     }
     const remote = await threadReads(store.path, ids);
-    console.log(
+    print(
       row(
         "get() on the main thread (store idle), p50",
         percentile(local, 50) * 1000,
@@ -156,7 +157,7 @@ export async function sqliteFigures(dir: string): Promise<void> {
       broker.answer((asked[i] as QuestionRecord).id, { deploy_target: ["Production"] }, actor).then(() => {});
     const one = await rate(500, 1, answer);
     const many = await rate(1_500, WRITERS, (i) => answer(500 + i));
-    console.log(
+    print(
       row(
         `broker answers (durable), ${WRITERS} concurrent`,
         many,
@@ -182,7 +183,7 @@ export async function sqliteFigures(dir: string): Promise<void> {
       await heldAgain.released;
     });
     sync.close();
-    console.log(
+    print(
       row(
         "longest event-loop gap, a write waiting 1 s for a lock",
         gap,

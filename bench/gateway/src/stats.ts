@@ -12,8 +12,8 @@ export function fmt(n: number, digits = 0): string {
 }
 
 /** One line of the report: name, figure, then the baseline and ratio in parentheses. */
-export function row(name: string, value: number, unit: string, extra = ""): string {
-  return `${name.padEnd(52)} ${`${fmt(value)} ${unit}`.padStart(16)}${extra}`;
+export function row(name: string, value: number, unit: string, extra = "", digits = 0): string {
+  return `${name.padEnd(52)} ${`${fmt(value, digits)} ${unit}`.padStart(16)}${extra}`;
 }
 
 /** Runs `work` with `concurrency` callers until `count` calls are done; returns calls per second. */
