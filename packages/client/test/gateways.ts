@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "@ask-user/core";
-import { type RunningGateway, startGateway } from "@ask-user/gateway";
-import { type GatewayProcess, kill9, startGatewayProcess } from "@ask-user/gateway/testing";
+// The gateway by path, not as a package: it depends on this client (its CLI and `ask-user mcp` talk
+// through it), so a dependency back would be a cycle in the package graph (turbo refuses one).
+import { type RunningGateway, startGateway } from "../../../apps/gateway/src/index.ts";
+import { type GatewayProcess, kill9, startGatewayProcess } from "../../../apps/gateway/src/testing.ts";
 
 export { kill9 };
 
