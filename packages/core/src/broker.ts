@@ -73,7 +73,11 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   const repairer = new Repairer(ctx, options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS);
   const listeners = new Set<(event: AskUserEvent) => void>();
   const waiters = new Map<string, Set<(record: QuestionRecord | Error) => void>>();
+  /** `ask()` calls still storing or delivering their question: `close()` rejects them at once. */
+  const asking = new Set<(error: Error) => void>();
   let closed = false;
+  const closedError = () =>
+    new AskUserError("closed", "The broker was closed while waiting; the question stays pending.");
 
   const deadlines = new Deadlines(clock, (id) => {
     ctx.background(ctx.resolve(id, { status: "expired" }, locale));
@@ -125,11 +129,27 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     const onAbort = () => ctx.background(broker.cancel(record.id));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
+    // Background work until the message id is recorded: close() waits for it (no orphan message).
+    const done = ctx.hold();
     try {
       return await deliver(ctx, record);
     } finally {
+      done();
       signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** `work`, or an `AskUserError("closed")` as soon as the broker closes (the work goes on). */
+  function untilClosed<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (closed) {
+        work.catch(() => undefined);
+        reject(closedError());
+        return;
+      }
+      asking.add(reject);
+      work.then(resolve, reject).finally(() => asking.delete(reject));
+    });
   }
 
   const broker: AskUserBroker = {
@@ -138,6 +158,10 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     wait(id, waitOptions = {}) {
       const signal = waitOptions.signal;
       return new Promise<AskUserResult>((resolve, reject) => {
+        if (closed) {
+          reject(closedError());
+          return;
+        }
         let settled = false;
         const done = (record: QuestionRecord | Error) => {
           const result = record instanceof Error ? undefined : resultOf(record);
@@ -165,6 +189,8 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
               done(new AskUserError("unknown_question", `No question with id ${id}.`));
             } else if (isTerminal(record.status)) {
               done(record);
+            } else if (closed) {
+              done(closedError()); // closed while the record was read
             } else {
               deadlines.add(record.id, record.expiresAt);
               if (signal?.aborted) onAbort();
@@ -178,7 +204,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       const { signal } = askOptions;
       const prompt = normalizeAskUserInput(input);
       if (signal?.aborted) return { status: "no_answer", reason: "cancelled" };
-      const record = await createRecord(prompt, askOptions);
+      const record = await untilClosed(createRecord(prompt, askOptions));
       return broker.wait(record.id, signal ? { signal } : {});
     },
     handleReply: (event) => handleReply(ctx, event),
@@ -220,15 +246,15 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       deadlines.stop();
       repairer.stop();
       unsubscribe();
-      await ready.catch(() => undefined);
-      await ctx.idle();
-      listeners.clear();
-      const stopped = new AskUserError(
-        "closed",
-        "The broker was closed while waiting; the question stays pending.",
-      );
+      // Every waiting ask()/wait() settles now, even while a prompt is still being delivered.
+      const stopped = closedError();
+      for (const reject of [...asking]) reject(stopped);
+      asking.clear();
       for (const set of [...waiters.values()]) for (const waiter of [...set]) waiter(stopped);
       waiters.clear();
+      await ready.catch(() => undefined);
+      await ctx.idle(); // deliveries in flight are recorded, summary edits done
+      listeners.clear();
     },
   };
   return broker;

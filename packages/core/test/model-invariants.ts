@@ -118,6 +118,12 @@ function checkRecord(question: ModelQuestion, record: QuestionRecord): void {
 
 /** Checks every invariant that holds between any two commands. */
 export async function checkInvariants(world: World): Promise<void> {
+  // A closed broker settles every wait, even one that started while its prompt was being delivered.
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const waiting of world.waits) {
+    if (world.closed.has(waiting.broker) && !waiting.settled)
+      world.violations.push(`question ${waiting.question}: wait() still waits on a closed broker`);
+  }
   const seen = world.violations.splice(0);
   if (seen.length > 0) fail(seen.join("\n"));
   for (const question of world.questions) {

@@ -111,13 +111,20 @@ export class Ask extends Step {
       results: [],
     };
     world.questions.push(question);
-    broker.wait(record.id).then(
-      (result) => question.results.push(result),
-      (error: unknown) => {
-        if (!(error instanceof AskUserError && error.code === "closed"))
-          world.violations.push(`wait failed: ${error}`);
-      },
-    );
+    const waiting = { broker, question: record.id, settled: false };
+    world.waits.push(waiting);
+    broker
+      .wait(record.id)
+      .then(
+        (result) => question.results.push(result),
+        (error: unknown) => {
+          if (!(error instanceof AskUserError && error.code === "closed"))
+            world.violations.push(`wait failed: ${error}`);
+        },
+      )
+      .finally(() => {
+        waiting.settled = true;
+      });
     return noEffect(record.status);
   }
   override toString(): string {
@@ -203,6 +210,7 @@ export class Restart extends Step {
     const fresh = world.startBroker();
     world.brokers[this.broker] = fresh;
     await old.close();
+    world.closed.add(old);
     await fresh.ready;
     return noEffect("restarted");
   }

@@ -103,6 +103,10 @@ export interface World {
   logger: ReturnType<typeof recordingLogger>;
   /** Ids for the messages people send. */
   nextMessage: number;
+  /** Every agent's `wait()`, with the broker it waits on and whether it has settled. */
+  waits: Array<{ broker: AskUserBroker; question: string; settled: boolean }>;
+  /** Brokers whose `close()` has resolved: none of their waits may still be waiting. */
+  closed: Set<AskUserBroker>;
   startBroker(): AskUserBroker;
 }
 
@@ -134,6 +138,8 @@ export function createWorld(): World {
     violations: [],
     logger,
     nextMessage: 1,
+    waits: [],
+    closed: new Set(),
     startBroker,
   };
   watchWrites(world);
