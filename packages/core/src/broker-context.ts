@@ -3,6 +3,7 @@ import type { Clock } from "./clock.ts";
 import { AskUserError, describeError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
+import { randomBase64Url } from "./random.ts";
 import { renderSummary } from "./render.ts";
 import type { QuestionStore } from "./store.ts";
 import { finish, type Resolution } from "./transitions.ts";
@@ -58,9 +59,22 @@ export class BrokerContext {
   /** Questions this broker is delivering right now (its own repair sweep leaves them alone). */
   readonly delivering = new Set<string>();
 
+  /** This start of the broker (claims carry it: see {@link RepairClaim.boot}). */
+  readonly bootId = randomBase64Url(9);
+
   /** A claim by this broker from now on (or until `until`). */
   claim(until = this.clock.now() + this.claimMs): RepairClaim {
-    return { by: this.instanceId, until };
+    return { by: this.instanceId, until, boot: this.bootId };
+  }
+
+  /**
+   * True while `claim` keeps this broker away: it has not run out, and it is not a claim of this same
+   * instance from an earlier start (a restart finishes its own half-done work at once; instance ids
+   * are unique among running brokers, so nobody else can be holding it).
+   */
+  claimHolds(claim: RepairClaim | undefined, now = this.clock.now()): claim is RepairClaim {
+    if (!claim || claim.until <= now) return false;
+    return !(claim.by === this.instanceId && claim.boot !== this.bootId);
   }
 
   /**

@@ -64,7 +64,7 @@ export class Repairer {
       for (const record of await ctx.store.list({ needsRepair: true })) {
         if (this.stopped) return;
         if (ctx.delivering.has(record.id)) continue;
-        if (record.claim && record.claim.until > now) {
+        if (ctx.claimHolds(record.claim, now)) {
           next = Math.min(next, record.claim.until);
           continue;
         }
@@ -92,8 +92,7 @@ export class Repairer {
   private async repair(id: string): Promise<void> {
     const { ctx } = this;
     const claimed = await ctx.transition(id, ctx.locale, (current) => {
-      const taken = current.claim && current.claim.until > ctx.clock.now();
-      if (!needsRepair(current) || taken) return NOT_OURS;
+      if (!needsRepair(current) || ctx.claimHolds(current.claim)) return NOT_OURS;
       current.claim = ctx.claim();
       return current;
     });

@@ -16,7 +16,12 @@ export interface AskUserOptions {
   /** Who may answer by default (SPEC §5): `creator` (default), `conversation`, or a list of user ids. */
   answerers?: "creator" | "conversation" | { userIds: string[] };
   logger?: AskUserLogger;
-  /** This instance's name in repair claims (default: random). */
+  /**
+   * This instance's name in repair claims (default: random per start). It must be unique among the
+   * brokers running on one store at a time; a stable one lets a restarted instance finish its own
+   * half-done deliveries and summary edits at once: claims made under the same id by an earlier start
+   * count as dead.
+   */
   instanceId?: string;
   /**
    * How long a question this broker delivers or edits is left alone by other instances before they
@@ -53,14 +58,20 @@ export type TransitionOutcome =
 
 /** The broker: asks questions, takes answers from every surface, and keeps the lifecycle (SPEC §4). */
 export interface AskUserBroker {
-  /** Normalises, stores, delivers and waits; resolves with the agent's result. Throws on bad input. */
+  /**
+   * Normalises, stores, delivers and waits; resolves with the agent's result. Throws on bad input, and
+   * `AskUserError("closed")` when the broker closes before the question ends.
+   */
   ask(input: unknown, options?: AskOptions): Promise<AskUserResult>;
   /**
    * Normalises, stores and delivers; returns the record at once (pending, or undeliverable). Aborting
    * `signal` while the prompt is being delivered cancels the question (it is already stored then).
    */
   create(input: unknown, options?: AskOptions): Promise<QuestionRecord>;
-  /** Waits for a question to end; aborting the signal cancels it. */
+  /**
+   * Waits for a question to end; aborting the signal cancels it. Rejects with `AskUserError("closed")`
+   * when the broker closes first (the question stays pending in the store).
+   */
   wait(id: string, options?: { signal?: AbortSignal }): Promise<AskUserResult>;
   handleReply(event: ReplyEvent): Promise<InboundOutcome>;
   handleAction(event: ActionEvent): Promise<InboundOutcome>;
@@ -83,6 +94,10 @@ export interface AskUserBroker {
   readonly ready: Promise<void>;
   /** Resolves when background work (message edits) is done. */
   idle(): Promise<void>;
-  /** Stops timers and listeners; pending questions stay pending in the store. */
+  /**
+   * Stops timers and listeners; pending questions stay pending in the store. Every `ask()` and `wait()`
+   * still waiting rejects at once with `AskUserError("closed")` — also one whose prompt is still being
+   * delivered; `close()` itself resolves once deliveries in flight are recorded and summary edits done.
+   */
   close(): Promise<void>;
 }

@@ -64,8 +64,14 @@ export interface Delivery {
  * alone until `until` (epoch ms) and then repair it. Also the not-before time of a retry.
  */
 export interface RepairClaim {
+  /** The claiming broker's `instanceId`. */
   by: string;
   until: number;
+  /**
+   * The claiming broker's start (random per `createAskUser`). A broker with the same `instanceId` but
+   * another start is a restart of that instance: the claim's owner is gone, and the claim with it.
+   */
+  boot?: string;
 }
 
 /** A stored question (SPEC §4). `version` grows by one with every write (compare-and-set). */
