@@ -1,13 +1,14 @@
 import type { AskUserBroker, Target } from "@ask-user/core";
 import { Hono } from "hono";
-import { methodNotAllowed as allowHeader } from "hono/method-not-allowed";
 import type { Logger } from "pino";
+import { finishUnreadBody, MAX_DRAIN_BYTES, MAX_DRAIN_MS } from "./drain.ts";
 import type { GatewayEnv, WebhookHandler } from "./env.ts";
 import type { EventStream } from "./events.ts";
 import { bearerAuth, bodyGuard, drainGuard, hostGuard, MAX_BODY_BYTES, originGuard } from "./guards.ts";
-import { type McpMount, mountMcp, mountReplyInbound, mountWebhooks } from "./inbound.ts";
+import { MCP_PATH, type McpMount, mountMcp, mountReplyInbound, mountWebhooks } from "./inbound.ts";
 import { mountQuestionRoutes } from "./questions.ts";
-import { errorHandler, methodNotAllowed, notFound, sendJson } from "./respond.ts";
+import { errorHandler, notFound, sendJson } from "./respond.ts";
+import { routeGuard } from "./routes.ts";
 import { createStaticSite } from "./static.ts";
 
 /** What the gateway's HTTP app serves. */
@@ -40,13 +41,27 @@ export interface HttpAppOptions {
   webhooks?: ReadonlyMap<string, WebhookHandler>;
   /** The one body limit, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * How much of a refused request's body is still read (and dropped) before its connection is closed,
+   * so that the client reads the refusal rather than a reset. Default 64 MiB.
+   */
+  maxDrainBytes?: number;
+  /** How long a refused request's body is still read before its connection is closed. Default 10 s. */
+  maxDrainMs?: number;
+  /**
+   * More fields for `GET /healthz`, read on every call and added after `ok` and `draining` (so
+   * `ok: false` can be said here; the answer is then a 503).
+   */
+  health?: () => Record<string, unknown>;
 }
 
 /**
  * The gateway's HTTP surface as one Hono app: the JSON API under `/v1` with its event stream, `/mcp`,
  * the web panel, `/healthz` and the platforms' webhooks, behind one middleware stack — Host check,
- * Origin / `Sec-Fetch-Site` check on state-changing requests, bearer token, draining, JSON bodies within
- * one size limit — and one error mapping to `{ error: { code, message, issues? } }`.
+ * Origin / `Sec-Fetch-Site` check on state-changing requests, bearer token, routing (404, 405 with
+ * `Allow`), draining, JSON bodies within one size limit — and one error mapping to
+ * `{ error: { code, message, issues? } }`. A refusal sent before a body was read waits for the rest of
+ * that body (bounded) before the connection closes, so the client reads it.
  *
  * @example
  * const app = createHttpApp({ broker, token, defaultTarget: undefined, channels, logger }, { events, draining: () => false });
@@ -59,14 +74,23 @@ export function createHttpApp(
   const app = new Hono<GatewayEnv>();
   const web = createStaticSite(options.webRoot);
 
-  app.use(allowHeader({ app, onMethodNotAllowed: methodNotAllowed }));
+  app.use(
+    finishUnreadBody({
+      maxBytes: options.maxDrainBytes ?? MAX_DRAIN_BYTES,
+      maxMs: options.maxDrainMs ?? MAX_DRAIN_MS,
+    }),
+  );
   app.use(hostGuard(options.allowedHosts));
   app.use(originGuard());
   app.use(bearerAuth(options.token));
+  app.use(routeGuard(app, new Set([MCP_PATH])));
   app.use(drainGuard(state.draining));
   app.use(bodyGuard(options.maxBodyBytes ?? MAX_BODY_BYTES));
 
-  app.get("/healthz", (c) => sendJson(c, 200, { ok: true, draining: state.draining() }));
+  app.get("/healthz", (c) => {
+    const body = { ok: true, draining: state.draining(), ...options.health?.() };
+    return sendJson(c, body.ok === false ? 503 : 200, body);
+  });
   app.get("/", (c) => web.index(c));
   app.get("/assets/*", (c) => web.asset(c));
   mountQuestionRoutes(app, {

@@ -11,13 +11,16 @@ export interface McpMount {
   close(): Promise<void>;
 }
 
+/** Where MCP is served. */
+export const MCP_PATH = "/mcp";
+
 /**
- * `/mcp`: the MCP SDK's node transport on the raw request and response (`c.env.incoming` / `outgoing`).
+ * `/mcp` (GET, POST, DELETE — the methods of Streamable HTTP): the MCP SDK's node transport on the raw request and response (`c.env.incoming` / `outgoing`).
  * The app's middleware already checked Host, Origin, token, type and size and read the body, so the
  * transport gets it parsed; a body that is not JSON is a JSON-RPC parse error, as MCP clients expect.
  */
 export function mountMcp(app: Hono<GatewayEnv>, mcp: McpMount | undefined): void {
-  app.all("/mcp", async (c) => {
+  app.on(["GET", "POST", "DELETE"], MCP_PATH, async (c) => {
     if (!mcp) throw new HttpError(404, "not_found", "MCP is not enabled on this gateway.");
     let parsed: unknown;
     if (c.req.method === "POST") {

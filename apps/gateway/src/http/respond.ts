@@ -85,18 +85,20 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
   };
 }
 
-/** Unknown paths: a JSON 404 that says where the API is. */
+/** The JSON 404 of a path the app does not have: it says where the API is. */
+export function noRouteError(method: string, path: string): HttpError {
+  return new HttpError(404, "not_found", `No route ${method} ${path}. The API lives under /v1.`);
+}
+
+/** Unknown paths (the fallback behind the route guard). */
 export const notFound: NotFoundHandler<GatewayEnv> = (c) =>
-  sendError(
-    c,
-    new HttpError(404, "not_found", `No route ${c.req.method} ${c.req.path}. The API lives under /v1.`),
-  );
+  sendError(c, noRouteError(c.req.method, c.req.path));
 
 /** A 405 naming the methods the path has (sorted), in `Allow` and in the message. */
-export function methodNotAllowed(c: Context, methods: string[]): Response {
+export function methodNotAllowedError(method: string, path: string, methods: Iterable<string>): HttpError {
   const allow = [...methods].sort().join(", ");
-  const message = `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow}).`;
-  return sendError(c, new HttpError(405, "method_not_allowed", message, undefined, { allow }));
+  const message = `${method} is not allowed on ${path} (allowed: ${allow}).`;
+  return new HttpError(405, "method_not_allowed", message, undefined, { allow });
 }
 
 /** The request body as JSON (an empty body is `{}`), or a 400. Read by `bodyGuard` first. */
