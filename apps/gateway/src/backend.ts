@@ -15,6 +15,19 @@ export interface QuestionBackend {
   get(id: string, options?: { waitSeconds?: number; signal?: AbortSignal }): Promise<PublicQuestion>;
   /** Cancels a pending question; resolves with the record (already final ones are returned as they are). */
   cancel(id: string): Promise<PublicQuestion>;
+  /**
+   * Optional: one page of questions, oldest first (`GET /v1/questions?limit=&cursor=`), with the cursor
+   * of the next page when there is more. MCP's `tasks/list` needs it; without it the MCP server does not
+   * offer `tasks/list`.
+   */
+  listPage?(page: { cursor?: string; limit?: number }): Promise<QuestionPage>;
+}
+
+/** A page of {@link QuestionBackend.listPage}. */
+export interface QuestionPage {
+  questions: PublicQuestion[];
+  /** Pass it as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
 }
 
 /**

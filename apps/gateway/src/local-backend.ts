@@ -3,6 +3,7 @@ import { toPublic } from "./api.ts";
 import { BackendError, type QuestionBackend } from "./backend.ts";
 import { parseCreate } from "./http/parse.ts";
 import { HttpError } from "./http/respond.ts";
+import { decodeCursor, encodeCursor } from "./mcp/cursor.ts";
 import { waitWhilePending } from "./wait.ts";
 
 /** The in-process backend: the gateway's own broker, for its MCP endpoint. */
@@ -32,6 +33,20 @@ export function createLocalBackend(
       const record = await waitWhilePending(broker, id, (options.waitSeconds ?? 0) * 1000, options.signal);
       if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
       return toPublic(record);
+    },
+    async listPage({ cursor, limit = 100 }) {
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (cursor !== undefined && !after) {
+        throw new BackendError(400, "invalid_query", "cursor must be a nextCursor this server returned.");
+      }
+      const size = Math.max(1, Math.min(limit, 500));
+      const records = await broker.list({}, after ? { limit: size + 1, after } : { limit: size + 1 });
+      const page = records.slice(0, size);
+      const last = page.at(-1);
+      return {
+        questions: page.map(toPublic),
+        ...(records.length > size && last ? { nextCursor: encodeCursor(last) } : {}),
+      };
     },
     async cancel(id) {
       const outcome = await broker.cancel(id, { channel: "mcp", userId: "agent" });

@@ -1,117 +1,16 @@
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import {
-  type Answers,
-  ASK_USER_DESCRIPTION,
-  type AskUserLogger,
-  askUserTool,
-  InvalidAskUserInputError,
-  normalizeAskUserInput,
-  type QuestionRecord,
-} from "@ask-user/core";
+import { ASK_USER_DESCRIPTION, type AskUserLogger, askUserTool } from "@ask-user/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CreateQuestionBody, type PublicQuestion, toPublic } from "../src/api.ts";
-import { BackendError, type QuestionBackend } from "../src/backend.ts";
+import type { QuestionBackend } from "../src/backend.ts";
+import { FakeBackend } from "../src/mcp/fake-backend.ts";
 import { createMcpHttpHandler, createMcpServer, type McpServerOptions } from "../src/mcp/index.ts";
-
-/** An in-memory backend: validates with core's normaliser, waits like the HTTP API's long poll. */
-class FakeBackend implements QuestionBackend {
-  readonly records = new Map<string, QuestionRecord>();
-  readonly bodies: CreateQuestionBody[] = [];
-  failure: Error | undefined;
-  /** How many of the next `get` calls fail as if the gateway were restarting. */
-  failingGets = 0;
-  readonly #wake = new Set<() => void>();
-
-  async create(body: CreateQuestionBody): Promise<PublicQuestion> {
-    if (this.failure) throw this.failure;
-    this.bodies.push(body);
-    let prompt: QuestionRecord["prompt"];
-    try {
-      prompt = normalizeAskUserInput({ questions: body.questions, timeoutSeconds: body.timeoutSeconds });
-    } catch (error) {
-      if (!(error instanceof InvalidAskUserInputError)) throw error;
-      throw new BackendError(422, "invalid_input", error.message, error.issues);
-    }
-    const now = Date.now();
-    const record: QuestionRecord = {
-      id: `q${this.records.size + 1}`,
-      version: 1,
-      prompt,
-      answerers: { kind: "creator" },
-      locale: "en",
-      createdAt: now,
-      expiresAt: now + prompt.timeoutSeconds * 1000,
-      status: "pending",
-      tokens: [],
-      deliveries: [],
-    };
-    this.records.set(record.id, record);
-    return toPublic(record);
-  }
-
-  async get(
-    id: string,
-    options: { waitSeconds?: number; signal?: AbortSignal } = {},
-  ): Promise<PublicQuestion> {
-    if (this.failingGets > 0) {
-      this.failingGets--;
-      throw new BackendError(0, "unreachable", "No ask-user gateway answers at http://127.0.0.1:7310.");
-    }
-    const record = this.#record(id);
-    if (record.status === "pending" && options.waitSeconds && !options.signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.#wake.delete(done);
-          options.signal?.removeEventListener("abort", done);
-          resolve();
-        };
-        const timer = setTimeout(done, (options.waitSeconds ?? 0) * 1000);
-        this.#wake.add(done);
-        options.signal?.addEventListener("abort", done);
-      });
-    }
-    return toPublic(this.#record(id));
-  }
-
-  async cancel(id: string): Promise<PublicQuestion> {
-    this.end(id, "cancelled");
-    return toPublic(this.#record(id));
-  }
-
-  /** The one question the test is waiting for, once the tool call has created it. */
-  async nextPending(): Promise<QuestionRecord> {
-    return vi.waitFor(() => {
-      const pending = [...this.records.values()].find((r) => r.status === "pending");
-      if (!pending) throw new Error("no pending question yet");
-      return pending;
-    });
-  }
-
-  answer(id: string, answers: Answers): void {
-    this.end(id, "answered", answers);
-  }
-
-  end(id: string, status: Exclude<QuestionRecord["status"], "pending">, answers?: Answers): void {
-    const record = this.#record(id);
-    if (record.status !== "pending") return;
-    this.records.set(id, { ...record, status, version: record.version + 1, ...(answers ? { answers } : {}) });
-    for (const wake of [...this.#wake]) wake();
-  }
-
-  #record(id: string): QuestionRecord {
-    const record = this.records.get(id);
-    if (!record) throw new BackendError(404, "not_found", `No question ${id}.`);
-    return record;
-  }
-}
 
 const deploy = {
   questions: [
@@ -155,7 +54,7 @@ function textOf(result: object): string {
 }
 
 describe("the ask_user MCP tool", () => {
-  it("is listed with core's description and input schema plus an optional target and locale", async () => {
+  it("is listed with core's description and input schema plus optional target, locale and runId, as a tool that may run as a task", async () => {
     const client = await connect(new FakeBackend());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["ask_user"]);
@@ -163,9 +62,11 @@ describe("the ask_user MCP tool", () => {
     expect(tool?.description).toContain(ASK_USER_DESCRIPTION);
     expect(tool?.description).toContain("gateway's default target (or only the web panel");
     expect(tool?.description).toContain("locale: Optional: the language of the person you ask");
-    const { target, locale, ...coreProperties } = tool?.inputSchema.properties ?? {};
+    const { target, locale, runId, ...coreProperties } = tool?.inputSchema.properties ?? {};
     expect(coreProperties).toEqual(askUserTool.inputSchema.properties);
     expect(locale).toMatchObject({ type: "string" });
+    expect(runId).toMatchObject({ type: "string", maxLength: 200 });
+    expect(tool?.execution).toEqual({ taskSupport: "optional" });
     expect(target).toMatchObject({
       anyOf: [{ type: "string" }, { type: "object", required: ["channel", "conversation"] }],
     });
@@ -336,13 +237,15 @@ describe("waiting for the answer over MCP", () => {
     expect((await call).structuredContent).toMatchObject({ status: "answered" });
   });
 
-  it("loses the call and cancels the question when the client's request timeout is not reset", async () => {
+  it("loses the call at the client's request timeout; the question is cancelled after the grace, not at once", async () => {
     const backend = new FakeBackend();
-    const client = await connect(backend, { progressIntervalMs: 100 });
+    const client = await connect(backend, { progressIntervalMs: 100, timeoutGraceMs: 600 });
     const call = client.callTool({ name: "ask_user", arguments: deploy }, undefined, { timeout: 300 });
     const question = await backend.nextPending();
     await expect(call).rejects.toThrow(/Request timed out/);
+    const timedOutAt = Date.now();
     await vi.waitFor(() => expect(backend.records.get(question.id)?.status).toBe("cancelled"));
+    expect(Date.now() - timedOutAt).toBeGreaterThanOrEqual(400);
   });
 
   it("rides out a gateway that is briefly unreachable while it waits", async () => {

@@ -1,31 +1,51 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { consoleLogger } from "@ask-user/core";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest, isJSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpServer, type McpServerOptions } from "./server.ts";
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type JSONRPCRequest,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createAskUserService, type McpServerOptions } from "./ask.ts";
+import {
+  acceptsEventStream,
+  header,
+  type ReadResult,
+  readJson,
+  refusedHeaders,
+  sendError,
+} from "./http-io.ts";
+import { initializeResult, type RpcContext } from "./http-rpc.ts";
+import { serveRequests } from "./http-serve.ts";
+import { RPC } from "./results.ts";
+import { askUserMcpTool } from "./tool.ts";
 
-/** Options of {@link createMcpHttpHandler}: the server's options plus the session bound. */
+/** Options of {@link createMcpHttpHandler}: the server's options plus the session bounds. */
 export interface McpHttpHandlerOptions extends McpServerOptions {
   /**
-   * Open sessions kept at most; a new session beyond it closes the least recently used idle one (never
-   * one with a call in flight). Default 100.
+   * What the MCP sessions may take of the gateway's memory, by the measured cost of each (see
+   * `SESSION_BYTES`, `CALL_BYTES`). A new session beyond it closes the least recently used idle one
+   * (never one with a call in flight); when none is idle the new session — or call — is refused with
+   * 503. Default 512 MiB (about 20,000 sessions with a call waiting).
    */
+  memoryBudgetBytes?: number;
+  /** Optional hard bound on the number of open sessions, applied like the budget. Default: none. */
   maxSessions?: number;
   /** A session with nothing in flight and no request for this long is closed. Default 30 minutes. */
   idleSessionMs?: number;
   /** Largest POST body read when none is given to `handle`. Default 4 MiB (the SDK's bound). */
   maxBodyBytes?: number;
   /**
-   * The SDK transport's own DNS-rebinding protection, read when a session opens (the gateway knows its
-   * port only once it listens): the exact `Host` values and `Origin`s it accepts. Undefined: none
-   * (the gateway's middleware checks Host and Origin for every route anyway).
+   * The DNS-rebinding check of the SDK's transport, read per request (the gateway knows its port only
+   * once it listens): the exact `Host` values and `Origin`s accepted. Undefined: none (the gateway's
+   * middleware checks Host and Origin for every route anyway).
    */
   transportSecurity?: () => McpTransportSecurity | undefined;
 }
 
-/** `allowedHosts` / `allowedOrigins` of the SDK's Streamable HTTP transport (exact header values). */
+/** `allowedHosts` / `allowedOrigins` (exact header values), as the SDK's Streamable HTTP transport takes them. */
 export interface McpTransportSecurity {
   allowedHosts?: string[];
   allowedOrigins?: string[];
@@ -35,30 +55,41 @@ export interface McpTransportSecurity {
 export interface McpHttpHandler {
   /** Serves one request (POST, GET or DELETE); `parsedBody` is the JSON body when already read. */
   handle(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void>;
-  /** Closes every session: calls still waiting are cancelled, with their questions. */
+  /** Closes every session: plain calls still waiting are cancelled, with their questions (tasks stay). */
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  /** Calls of this session whose response is still open (an `ask_user` call waiting for a human). */
-  open: number;
+/** An open session: all the state a client costs while it waits (no server object per session). */
+export interface Session {
+  id: string;
+  protocolVersion: string;
   /** When the session last had a request or finished one (epoch ms). */
   lastSeen: number;
+  /** Requests in flight, by JSON-RPC id: what cancels each. Created on first use. */
+  calls: Map<RequestId, AbortController> | undefined;
 }
 
-const DEFAULT_MAX_SESSIONS = 100;
+/** Measured gateway memory of an idle session record (bench/gateway/src/mcp-waiters.ts). */
+export const SESSION_BYTES = 1024;
+/** Measured gateway memory of a call in flight: its socket, request, response and wait. */
+export const CALL_BYTES = 24 * 1024;
+
+const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
 const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
 const IDLE_SWEEP_MS = 60_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long `close()` waits for interrupted calls to cancel their questions. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
- * MCP over Streamable HTTP, stateful: `initialize` opens a session (`mcp-session-id`), each with its own
- * server, so progress notifications and cancellations reach the call they belong to. Sessions end on
- * DELETE, on `close()`, after `idleSessionMs` with nothing in flight, or when evicted as the least
- * recently used idle session to make room; a session with a call in flight is never evicted (a new
- * session is refused with 503 instead). The caller authenticates requests.
+ * MCP over Streamable HTTP, served by one shared router for every session: `initialize` opens a
+ * session (`mcp-session-id`), which is only a small record (id, protocol version, last use, the calls in
+ * flight), so progress and cancellation reach the call they belong to without an SDK server and
+ * transport per session. A POST answers with JSON, or with an event stream for a call that waits (its
+ * progress, then its result). GET offers no server stream (405). Sessions end on DELETE, on `close()`,
+ * after `idleSessionMs` with nothing in flight, or when evicted as the least recently used idle session
+ * to stay within the memory budget; a session with a call in flight is never evicted. Tasks are not
+ * bound to a session. The caller authenticates requests.
  *
  * @example
  * const mcp = createMcpHttpHandler({ backend });
@@ -68,118 +99,161 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const {
-    maxSessions = DEFAULT_MAX_SESSIONS,
+    memoryBudgetBytes = DEFAULT_MEMORY_BUDGET_BYTES,
+    maxSessions = Number.POSITIVE_INFINITY,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     idleSessionMs = DEFAULT_IDLE_SESSION_MS,
     transportSecurity,
     ...serverOptions
   } = options;
   const logger = serverOptions.logger ?? consoleLogger;
+  const service = createAskUserService(serverOptions);
+  const ctx: RpcContext = { service, tool: askUserMcpTool(), version: serverOptions.version ?? "0.1.0" };
   /** Open sessions, least recently used first. */
   const sessions = new Map<string, Session>();
+  /** Calls in flight in all sessions, and what they will have settled. */
+  const inFlight = new Set<Promise<void>>();
+  let calls = 0;
   let closed = false;
 
-  const closeSession = async (id: string, session: Session) => {
-    sessions.delete(id);
-    try {
-      await session.server.close();
-    } catch (error) {
-      logger.warn({ err: error, sessionId: id }, "MCP session did not close cleanly");
-    }
-  };
+  const used = (extraSessions: number, extraCalls: number) =>
+    (sessions.size + extraSessions) * SESSION_BYTES + (calls + extraCalls) * CALL_BYTES;
 
-  /** Counts a call (a POST carrying requests) as in flight until its response ends. */
-  const track = (session: Session, res: ServerResponse, body: unknown) => {
-    session.lastSeen = Date.now();
-    const messages = Array.isArray(body) ? body : [body];
-    if (!messages.some((message) => isJSONRPCRequest(message))) return;
-    session.open++;
-    res.once("close", () => {
-      session.open--;
-      session.lastSeen = Date.now();
-    });
+  const endSession = (session: Session, reason: string) => {
+    sessions.delete(session.id);
+    for (const controller of session.calls?.values() ?? []) controller.abort(reason);
   };
 
   const sweep = setInterval(
     () => {
       const before = Date.now() - idleSessionMs;
-      for (const [id, session] of sessions) {
-        if (session.open === 0 && session.lastSeen < before) void closeSession(id, session);
+      for (const session of sessions.values()) {
+        if (!session.calls?.size && session.lastSeen < before) sessions.delete(session.id);
       }
     },
     Math.min(IDLE_SWEEP_MS, idleSessionMs),
   );
   sweep.unref();
 
-  /** Makes room for one more session: closes idle ones, least recently used first. */
-  const makeRoom = async (): Promise<boolean> => {
-    for (const [id, session] of sessions) {
-      if (sessions.size < maxSessions) break;
-      if (session.open === 0) await closeSession(id, session);
+  /** Makes room for `sessionsNeeded` sessions and `callsNeeded` calls: closes idle sessions, LRU first. */
+  const makeRoom = (sessionsNeeded: number, callsNeeded: number): boolean => {
+    const fits = () =>
+      used(sessionsNeeded, callsNeeded) <= memoryBudgetBytes && sessions.size + sessionsNeeded <= maxSessions;
+    for (const session of sessions.values()) {
+      if (fits()) break;
+      if (!session.calls?.size) sessions.delete(session.id);
     }
-    return sessions.size < maxSessions;
+    return fits();
   };
 
-  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    if (!(await makeRoom())) {
-      res.setHeader("Retry-After", "30");
-      return sendError(res, 503, -32000, `Too many MCP sessions with calls in flight (${maxSessions}).`);
+  const open = (res: ServerResponse, request: JSONRPCRequest) => {
+    if (!makeRoom(1, 0)) {
+      const why = sessions.size >= maxSessions ? `${maxSessions} sessions` : "its memory budget";
+      return sendError(res, 503, -32000, `Too many MCP sessions with calls in flight (${why}).`, {
+        "retry-after": "30",
+      });
     }
-    const server = createMcpServer(serverOptions);
-    const security = transportSecurity?.();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      ...(security ? { enableDnsRebindingProtection: true, ...security } : {}),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, open: 0, lastSeen: Date.now() });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
-    server.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    let result: ReturnType<typeof initializeResult>;
+    try {
+      result = initializeResult(ctx, request);
+    } catch (error) {
+      return sendError(res, 400, RPC.invalidParams, error instanceof Error ? error.message : String(error));
+    }
+    const session: Session = {
+      id: randomUUID(),
+      protocolVersion: result.protocolVersion,
+      lastSeen: Date.now(),
+      calls: undefined,
     };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    // A refused initialize (bad version, malformed) leaves a server that no session refers to.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+    sessions.set(session.id, session);
+    res.writeHead(200, { "content-type": "application/json", "mcp-session-id": session.id });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
     if (closed) return sendError(res, 503, -32000, "The MCP endpoint is shutting down.");
-    const header = req.headers["mcp-session-id"];
-    const sessionId = Array.isArray(header) ? header[0] : header;
+    const refused = refusedHeaders(req, transportSecurity?.());
+    if (refused) return sendError(res, 403, -32000, refused);
+    const sessionId = header(req, "mcp-session-id");
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && !session) {
-      return sendError(res, 404, -32001, "Session not found; initialize a new session.");
-    }
-    if (req.method !== "POST" && !session) {
-      if (req.method === "GET" || req.method === "DELETE") {
+    if (req.method === "GET" || req.method === "DELETE") {
+      if (sessionId === undefined) {
         return sendError(res, 400, -32000, "Bad Request: the mcp-session-id header is missing.");
       }
-      res.setHeader("Allow", "GET, POST, DELETE");
-      return sendError(res, 405, -32000, "Method not allowed.");
+      if (!session) return sendError(res, 404, -32001, "Session not found; initialize a new session.");
+      if (req.method === "GET") {
+        // No server-initiated stream: every message belongs to a request (MCP allows answering 405).
+        return sendError(res, 405, -32000, "This server sends no stream on GET.", { allow: "POST, DELETE" });
+      }
+      endSession(session, "the client ended the MCP session");
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== "POST") {
+      return sendError(res, 405, -32000, "Method not allowed.", { allow: "GET, POST, DELETE" });
     }
     let body = parsedBody;
-    if (req.method === "POST" && body === undefined) {
-      const read = await readJson(req, maxBodyBytes);
-      if (!read.ok) return sendError(res, read.status, read.code, read.message);
+    if (body === undefined) {
+      const read: ReadResult = await readJson(req, maxBodyBytes);
+      if (!read.ok) return sendError(res, read.status, read.code, read.message, closeIf(read.close));
       body = read.value;
     }
-    if (sessionId !== undefined && session) {
-      sessions.delete(sessionId);
-      sessions.set(sessionId, session);
-      track(session, res, body);
-      cancelOnDisconnect(session.transport, res, body);
-      return session.transport.handleRequest(req, res, body);
+    const messages = parseMessages(body);
+    if (!messages) {
+      return sendError(
+        res,
+        400,
+        RPC.invalidRequest,
+        "Invalid Request: the body is not a JSON-RPC 2.0 message.",
+      );
     }
-    const initialize = Array.isArray(body)
-      ? body.some((m) => isInitializeRequest(m))
-      : isInitializeRequest(body);
-    if (!initialize)
+    const initialize = messages.find((m) => "method" in m && m.method === "initialize" && "id" in m);
+    if (initialize) {
+      if (messages.length > 1) {
+        return sendError(res, 400, RPC.invalidRequest, "Invalid Request: initialize must be sent alone.");
+      }
+      return open(res, initialize as JSONRPCRequest);
+    }
+    if (sessionId === undefined) {
       return sendError(res, 400, -32000, "Bad Request: no valid session id; initialize first.");
-    return open(req, res, body);
+    }
+    if (!session) return sendError(res, 404, -32001, "Session not found; initialize a new session.");
+    const version = header(req, "mcp-protocol-version");
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return sendError(res, 400, -32000, `Bad Request: unsupported protocol version ${version}.`);
+    }
+    sessions.delete(session.id);
+    sessions.set(session.id, session);
+    session.lastSeen = Date.now();
+    const requests: JSONRPCRequest[] = [];
+    for (const message of messages) {
+      if ("id" in message && "method" in message) requests.push(message as JSONRPCRequest);
+      else if ("method" in message && message.method === "notifications/cancelled") {
+        const params = message.params as { requestId?: RequestId; reason?: string } | undefined;
+        const call = params?.requestId === undefined ? undefined : session.calls?.get(params.requestId);
+        call?.abort(params?.reason ?? "cancelled by the client");
+      }
+    }
+    if (requests.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    if (!makeRoom(0, requests.length)) {
+      return sendError(res, 503, -32000, "The MCP endpoint is at its memory budget; try again later.", {
+        "retry-after": "30",
+      });
+    }
+    calls += requests.length;
+    const served = serveRequests(ctx, session, requests, res, {
+      stream: acceptsEventStream(req),
+      logger,
+    }).finally(() => {
+      calls -= requests.length;
+      session.lastSeen = Date.now();
+      inFlight.delete(served);
+    });
+    inFlight.add(served);
+    await served;
   };
 
   return {
@@ -188,62 +262,38 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         await handle(req, res, parsedBody);
       } catch (error) {
         logger.error({ err: error, method: req.method }, "MCP request failed");
-        if (!res.headersSent) sendError(res, 500, -32603, "Internal server error.");
-        else res.end();
+        sendError(res, 500, RPC.internalError, "Internal server error.");
       }
     },
     async close() {
       closed = true;
       clearInterval(sweep);
-      await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
+      for (const session of [...sessions.values()]) endSession(session, "the MCP endpoint is shutting down");
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+        timer.unref();
+      });
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      clearTimeout(timer);
+      await service.close();
     },
   };
 }
 
-/**
- * Without an event store a response stream that closes early can never be resumed, so the calls it
- * carried are cancelled like an MCP cancellation (their questions end as cancelled), not left waiting.
- */
-function cancelOnDisconnect(
-  transport: StreamableHTTPServerTransport,
-  res: ServerResponse,
-  body: unknown,
-): void {
-  const messages = Array.isArray(body) ? body : [body];
-  const requestIds = messages.filter(isJSONRPCRequest).map((message) => message.id);
-  if (requestIds.length === 0) return;
-  res.once("close", () => {
-    if (res.writableFinished) return;
-    for (const requestId of requestIds) {
-      const reason = "the HTTP response stream closed";
-      transport.onmessage?.({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId, reason },
-      });
-    }
-  });
+function closeIf(close: boolean | undefined): Record<string, string> {
+  return close ? { connection: "close" } : {};
 }
 
-type ReadResult = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
-
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<ReadResult> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > maxBytes) return { ok: false, status: 413, code: -32000, message: "Request body too large." };
-    chunks.push(buffer);
+/** The JSON-RPC messages of a body (one, or a batch); `undefined` when it is not JSON-RPC 2.0. */
+function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
+  const list = Array.isArray(body) ? body : [body];
+  if (list.length === 0) return undefined;
+  const messages: JSONRPCMessage[] = [];
+  for (const item of list) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return undefined;
+    messages.push(parsed.data);
   }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-  } catch {
-    return { ok: false, status: 400, code: -32700, message: "Parse error: the body is not JSON." };
-  }
-}
-
-function sendError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  return messages;
 }

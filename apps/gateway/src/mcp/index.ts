@@ -1,7 +1,17 @@
 /**
- * The gateway's MCP surface: the `ask_user` tool over stdio (`ask-user mcp`) and Streamable HTTP (`/mcp`).
+ * The gateway's MCP surface: the `ask_user` tool over stdio (`ask-user mcp`) and Streamable HTTP (`/mcp`),
+ * with MCP tasks (the task is the question).
  */
-export { createMcpHttpHandler, type McpHttpHandler, type McpHttpHandlerOptions } from "./http.ts";
+export { type CallChannel, DEFAULT_TIMEOUT_GRACE_MS, isClientTimeout } from "./ask.ts";
+export {
+  CALL_BYTES,
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+  type McpTransportSecurity,
+  SESSION_BYTES,
+} from "./http.ts";
 export { clock, createMcpServer, type McpServerOptions } from "./server.ts";
 export { runStdioServer, type StdioServerOptions } from "./stdio.ts";
+export { statusMessage } from "./tasks.ts";
 export { askUserMcpTool, askUserResultJsonSchema, resultText, TARGET_DESCRIPTION } from "./tool.ts";

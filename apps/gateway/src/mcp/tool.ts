@@ -25,6 +25,15 @@ export const LOCALE_DESCRIPTION =
   "texts (hints, Skip, the summary) are written in it. Write your questions in that language too. " +
   "Leave it out to use the gateway's language.";
 
+/** The sentence the MCP tool adds to core's description about `runId`. */
+export const RUN_ID_DESCRIPTION =
+  "Optional: an id of your run (at most 200 characters). If your MCP client gives up waiting (a request " +
+  "timeout), call ask_user again with exactly the same input and runId: you resume waiting for the same " +
+  "question instead of asking the person twice.";
+
+/** JSON Schema of `runId`. */
+const runIdJsonSchema = { description: RUN_ID_DESCRIPTION, type: "string", minLength: 1, maxLength: 200 };
+
 /** JSON Schema of `locale`. */
 const localeJsonSchema = {
   description: LOCALE_DESCRIPTION,
@@ -72,14 +81,17 @@ export function askUserMcpTool(): Tool {
     ...inputSchema.properties,
     target: targetJsonSchema,
     locale: localeJsonSchema,
+    runId: runIdJsonSchema,
   };
   return {
     name: askUserTool.name,
     title: "Ask the user",
-    description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}\n\nlocale: ${LOCALE_DESCRIPTION}`,
+    description: `${askUserTool.description}\n\ntarget: ${TARGET_DESCRIPTION}\n\nlocale: ${LOCALE_DESCRIPTION}\n\nrunId: ${RUN_ID_DESCRIPTION}`,
     inputSchema,
     outputSchema: structuredClone(askUserResultJsonSchema),
     annotations: { title: "Ask the user", readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    // MCP tasks (2025-11-25): a client may get a task handle at once and poll it (the task is the question).
+    execution: { taskSupport: "optional" },
   };
 }
 
@@ -91,13 +103,14 @@ export type SplitArguments =
       timeoutSeconds: unknown;
       target: Target | undefined;
       locale: string | undefined;
+      runId: string | undefined;
     }
   | { ok: false; issues: InputIssue[] };
 
-const TOOL_KEYS = new Set(["questions", "timeoutSeconds", "target", "locale"]);
+const TOOL_KEYS = new Set(["questions", "timeoutSeconds", "target", "locale", "runId"]);
 
 /**
- * Takes `target` and `locale` off the arguments. The backend validates the rest, but it never sees the
+ * Takes `target`, `locale` and `runId` off the arguments. The backend validates the rest, but it never sees the
  * top-level keys it does not know (the create body has fixed fields) nor a raw `target` or `locale`, so
  * those are checked here; when either is wrong, core's normaliser adds the problems of the rest so that one answer lists
  * every issue.
@@ -111,7 +124,7 @@ export function splitArguments(
     if (!TOOL_KEYS.has(key)) {
       issues.push({
         path: key,
-        message: `Unknown field "${key}": ask_user takes questions, timeoutSeconds, target and locale.`,
+        message: `Unknown field "${key}": ask_user takes questions, timeoutSeconds, target, locale and runId.`,
       });
     }
   }
@@ -127,10 +140,18 @@ export function splitArguments(
     if (checked.ok) locale = checked.tag;
     else issues.push({ path: "locale", message: checked.message });
   }
-  if (issues.length === 0) {
-    return { ok: true, questions: args.questions, timeoutSeconds: args.timeoutSeconds, target, locale };
+  let runId: string | undefined;
+  if (args.runId !== undefined) {
+    if (typeof args.runId === "string" && args.runId.length > 0 && args.runId.length <= 200)
+      runId = args.runId;
+    else
+      issues.push({ path: "runId", message: "runId must be a non-empty string of at most 200 characters." });
   }
-  const { target: _target, locale: _locale, ...rest } = args;
+  if (issues.length === 0) {
+    const { questions, timeoutSeconds } = args;
+    return { ok: true, questions, timeoutSeconds, target, locale, runId };
+  }
+  const { target: _target, locale: _locale, runId: _runId, ...rest } = args;
   try {
     normalizeAskUserInput(rest);
   } catch (error) {

@@ -1,0 +1,200 @@
+import { createHash, randomUUID } from "node:crypto";
+import { type AskUserLogger, consoleLogger, type Target } from "@ask-user/core";
+import type { CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CreateQuestionBody, type PublicQuestion, parseTarget } from "../api.ts";
+import type { QuestionBackend } from "../backend.ts";
+import { clock } from "./clock.ts";
+import { createParking } from "./parking.ts";
+import { waitUntilEnded } from "./patience.ts";
+import { errorResult, failureResult, ProtocolError, RPC, successResult, textOf } from "./results.ts";
+import { createQuestionTaskStore, type QuestionTaskStore } from "./tasks.ts";
+import { issuesText, type SplitArguments, splitArguments } from "./tool.ts";
+
+/** Options of the MCP servers (stdio and Streamable HTTP); every one but `backend` has a default. */
+export interface McpServerOptions {
+  /** Where questions go: the gateway's broker in-process, or a running gateway's HTTP API. */
+  backend: QuestionBackend;
+  /** Used when a call gives no `target`; without either, the gateway decides (its default or web only). */
+  defaultTarget?: Target | string;
+  /** Reported to clients as the server version. */
+  version?: string;
+  /** Where problems are logged; never stdout (the stdio transport owns it). Defaults to stderr. */
+  logger?: AskUserLogger;
+  /** How often a waiting call sends `notifications/progress`, when the client asked for them. Default 10 s. */
+  progressIntervalMs?: number;
+  /** How long one backend wait may last before it is renewed. Default 10 s. */
+  sliceSeconds?: number;
+  /** First pause before asking a failed backend again while waiting (doubling up to 10 s). Default 1 s. */
+  retryDelayMs?: number;
+  /**
+   * How long a question stays pending after the client gave up on the call because of its own request
+   * timeout (a cancellation whose reason says "timed out" / "timeout"), so that the same call repeated
+   * resumes it. 0 cancels at once. Default 2 minutes.
+   */
+  timeoutGraceMs?: number;
+  /** The `pollInterval` of tasks: how often a client should ask `tasks/get`. Default 2 s. */
+  taskPollIntervalMs?: number;
+  /** The gateway's retention of ended questions, for the tasks' `ttl`; unknown (default): `ttl: null`. */
+  taskRetentionMs?: number;
+}
+
+/** How one call reaches its client: cancellation, progress, and who is calling. */
+export interface CallChannel {
+  /** Aborts when the client cancels the call or goes away; the reason tells a timeout from an abort. */
+  signal: AbortSignal;
+  /** Sends one `notifications/progress`; absent when the client sent no progressToken. */
+  progress?: (params: { progress: number; total: number; message: string }) => Promise<void>;
+  /** The client (an HTTP session id, or one stdio server): whose parked calls this call may resume. */
+  client: string;
+}
+
+/** The `ask_user` tool, independent of the transport: plain calls, task creation and the task store. */
+export interface AskUserService {
+  /** One plain `ask_user` call: waits for the answer. Problems are `isError` results, never thrown. */
+  call(args: Record<string, unknown>, channel: CallChannel): Promise<CallToolResult>;
+  /** A task-augmented call: creates the question and returns its task at once; bad input throws -32602. */
+  createTask(args: Record<string, unknown>): Promise<CreateTaskResult>;
+  readonly tasks: QuestionTaskStore;
+  /** Cancels the questions of calls parked after a client timeout (nobody will resume them). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_GRACE_MS = 120_000;
+
+/**
+ * True when a cancellation's reason is the client's own request timeout. The TypeScript SDK sends
+ * `McpError: MCP error -32001: Request timed out` (or `… Maximum total timeout exceeded`); an
+ * `AbortSignal.timeout()` gives `TimeoutError: … due to timeout`. Any other reason is a real abort.
+ */
+export function isClientTimeout(reason: unknown): boolean {
+  if (reason === undefined || reason === null) return false;
+  const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  return /\btimed out\b|\btimeout\b/i.test(text);
+}
+
+export function createAskUserService(options: McpServerOptions): AskUserService {
+  const backend = options.backend;
+  const logger = options.logger ?? consoleLogger;
+  const defaultTarget = options.defaultTarget === undefined ? undefined : parseTarget(options.defaultTarget);
+  if (options.defaultTarget !== undefined && defaultTarget === undefined) {
+    throw new TypeError(`defaultTarget "${String(options.defaultTarget)}" is not "channel:conversation".`);
+  }
+  const progressIntervalMs = options.progressIntervalMs ?? 10_000;
+  const wait = {
+    sliceSeconds: options.sliceSeconds ?? 10,
+    retryDelayMs: options.retryDelayMs ?? 1000,
+    logger,
+  };
+  const graceMs = options.timeoutGraceMs ?? DEFAULT_TIMEOUT_GRACE_MS;
+  const parking = createParking(backend, logger, graceMs);
+  const tasks = createQuestionTaskStore({
+    backend,
+    pollIntervalMs: options.taskPollIntervalMs ?? 2000,
+    retentionMs: options.taskRetentionMs,
+    ...wait,
+  });
+
+  const create = (split: Extract<SplitArguments, { ok: true }>, signal?: AbortSignal) => {
+    const body: CreateQuestionBody = { questions: split.questions };
+    if (split.timeoutSeconds !== undefined) body.timeoutSeconds = split.timeoutSeconds;
+    if (split.target) body.target = split.target;
+    if (split.locale) body.locale = split.locale;
+    if (split.runId) body.runId = split.runId;
+    return backend.create(body, signal ? { signal } : {});
+  };
+
+  return {
+    tasks,
+    async call(args, channel) {
+      const split = splitArguments(args, defaultTarget);
+      if (!split.ok) return errorResult(issuesText(split.issues));
+      const key = parkingKey(channel.client, split.runId, args);
+      let question = parking.resume(key);
+      if (!question) {
+        try {
+          question = await create(split, channel.signal);
+        } catch (error) {
+          return failureResult(logger, error, "create");
+        }
+      }
+      const stopProgress = startProgress(question, channel, progressIntervalMs, logger);
+      try {
+        const ended = await waitUntilEnded(backend, question, { ...wait, signal: channel.signal });
+        if (ended?.result) return successResult(ended.result, ended);
+        // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
+        if (graceMs > 0 && isClientTimeout(channel.signal.reason)) parking.park(key, question);
+        else await backend.cancel(question.id);
+        return errorResult("ask_user was cancelled.");
+      } catch (error) {
+        return failureResult(logger, error, "wait", question.id);
+      } finally {
+        stopProgress();
+      }
+    },
+    async createTask(args) {
+      const split = splitArguments(args, defaultTarget);
+      if (!split.ok) throw new ProtocolError(RPC.invalidParams, issuesText(split.issues));
+      try {
+        return { task: tasks.taskOf(await create(split)) };
+      } catch (error) {
+        const failed = failureResult(logger, error, "create task");
+        throw new ProtocolError(RPC.invalidParams, textOf(failed));
+      }
+    },
+    close: () => parking.close(),
+  };
+}
+
+/** Who may resume a parked call: the same runId (any session) or the same client, with the same input. */
+function parkingKey(client: string, runId: string | undefined, args: Record<string, unknown>): string {
+  const hash = createHash("sha256").update(canonicalJson(args)).digest("base64url");
+  return runId === undefined ? `client:${client}:${hash}` : `run:${runId}:${hash}`;
+}
+
+/** JSON with object keys sorted, so that the same input written in another key order is the same call. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** A fresh client identity, for a server that serves one client (stdio, an in-memory pair). */
+export function newClientId(): string {
+  return randomUUID();
+}
+
+/**
+ * Sends `notifications/progress` at once and then every interval while the call waits — only when the
+ * client sent a progressToken. `progress` is seconds elapsed (one decimal, always increasing), `total`
+ * the question's timeout in seconds. Clients that reset their request timeout on progress stay alive.
+ */
+function startProgress(
+  question: PublicQuestion,
+  channel: CallChannel,
+  intervalMs: number,
+  logger: AskUserLogger,
+): () => void {
+  const { progress: notify, signal } = channel;
+  if (!notify) return () => {};
+  const startedAt = Date.now();
+  const total = question.prompt.timeoutSeconds;
+  let last = -1;
+  const send = () => {
+    const progress = Math.round((Date.now() - startedAt) / 100) / 10;
+    if (progress <= last || signal.aborted) return;
+    last = progress;
+    const secondsLeft = Math.max(0, Math.ceil((question.expiresAt - Date.now()) / 1000));
+    const message = `Waiting for an answer — ${clock(secondsLeft)} left`;
+    notify({ progress, total, message }).catch((error: unknown) =>
+      logger.warn({ err: error, questionId: question.id }, "progress not sent"),
+    );
+  };
+  send();
+  const timer = setInterval(send, intervalMs);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,105 @@
+import type { ServerResponse } from "node:http";
+import type { AskUserLogger } from "@ask-user/core";
+import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { Session } from "./http.ts";
+import { writeEvent } from "./http-io.ts";
+import { dispatch, type RpcContext, waits } from "./http-rpc.ts";
+import { ProtocolError, RPC } from "./results.ts";
+
+/** Why a call's question is cancelled when its response stream closes before the answer. */
+export const STREAM_CLOSED = "the HTTP response stream closed";
+
+/**
+ * Serves the requests of one POST: as an event stream when one of them waits (a plain `ask_user` call,
+ * `tasks/result`) and the client accepts it — progress notifications, then each response as it is
+ * ready, then the end — or else as one JSON answer. Each request is in `session.calls` while it runs,
+ * so `notifications/cancelled` reaches it. Without an event store a stream that closes early can never
+ * be resumed, so its calls are cancelled like an MCP cancellation (their questions end as cancelled).
+ */
+export async function serveRequests(
+  ctx: RpcContext,
+  session: Session,
+  requests: JSONRPCRequest[],
+  res: ServerResponse,
+  options: { stream: boolean; logger: AskUserLogger },
+): Promise<void> {
+  const stream = options.stream && requests.some(waits);
+  const controllers = requests.map(() => new AbortController());
+  session.calls ??= new Map();
+  for (const [index, request] of requests.entries()) {
+    const controller = controllers[index] as AbortController;
+    session.calls.set(request.id, controller);
+  }
+  const onClose = () => {
+    if (res.writableFinished) return;
+    for (const controller of controllers) controller.abort(STREAM_CLOSED);
+  };
+  res.once("close", onClose);
+  if (stream) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.flushHeaders();
+  }
+  const notify = stream
+    ? async (message: JSONRPCMessage) => {
+        writeEvent(res, message);
+      }
+    : undefined;
+  try {
+    const responses = await Promise.all(
+      requests.map(async (request, index) => {
+        const controller = controllers[index] as AbortController;
+        const response = await respond(ctx, session, request, controller.signal, notify, options.logger);
+        if (session.calls?.get(request.id) === controller) session.calls.delete(request.id);
+        if (response && stream) writeEvent(res, response);
+        return response;
+      }),
+    );
+    if (stream) {
+      res.end();
+      return;
+    }
+    const sent = responses.filter((r): r is JSONRPCResponse => r !== undefined);
+    if (sent.length === 0) {
+      if (!res.headersSent) res.writeHead(202);
+      res.end();
+      return;
+    }
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(sent.length === 1 && requests.length === 1 ? sent[0] : sent));
+  } finally {
+    res.off("close", onClose);
+    for (const [index, request] of requests.entries()) {
+      if (session.calls?.get(request.id) === controllers[index]) session.calls.delete(request.id);
+    }
+    if (session.calls?.size === 0) session.calls = undefined;
+  }
+}
+
+/** One request's response, or `undefined` when it was cancelled (no response then). */
+async function respond(
+  ctx: RpcContext,
+  session: Session,
+  request: JSONRPCRequest,
+  signal: AbortSignal,
+  notify: ((message: JSONRPCMessage) => Promise<void>) | undefined,
+  logger: AskUserLogger,
+): Promise<JSONRPCResponse | undefined> {
+  try {
+    const result = await dispatch(ctx, request, {
+      client: session.id,
+      signal,
+      ...(notify ? { notify } : {}),
+    });
+    if (result === undefined || signal.aborted) return undefined;
+    return { jsonrpc: "2.0", id: request.id, result };
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    if (error instanceof ProtocolError) {
+      return { jsonrpc: "2.0", id: request.id, error: { code: error.code, message: error.message } };
+    }
+    logger.error({ err: error, method: request.method }, "MCP request failed");
+    const message = error instanceof Error ? error.message : String(error);
+    return { jsonrpc: "2.0", id: request.id, error: { code: RPC.internalError, message } };
+  }
+}
