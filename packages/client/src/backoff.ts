@@ -9,6 +9,11 @@ export interface RetryOptions {
    * the call gives up with the last error (default 120 000 ms).
    */
   maxOutageMs?: number;
+  /**
+   * An absolute give-up time (epoch ms): a failure after it is not retried, however short the outage
+   * (e.g. a question's `expiresAt` plus a grace, past which waiting on it is pointless). Default: none.
+   */
+  giveUpAt?: number;
 }
 
 /** A streak of failures: the pause before each retry (doubling, capped, with jitter) and the give-up time. */
@@ -18,11 +23,23 @@ export class Backoff {
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly maxOutageMs: number;
+  private readonly giveUpAt: number;
 
   constructor(options: RetryOptions = {}) {
     this.initialDelayMs = options.initialDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 5000;
     this.maxOutageMs = options.maxOutageMs ?? 120_000;
+    this.giveUpAt = options.giveUpAt ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** How many failures the current streak has had (0 after a success). */
+  get attempts(): number {
+    return this.failures;
+  }
+
+  /** When the current streak began (epoch ms), undefined while calls go through. */
+  get outageSince(): number | undefined {
+    return this.since;
   }
 
   /** A call went through: the next failure starts a new streak. */
@@ -36,13 +53,22 @@ export class Backoff {
    * allowed, and the abort reason when `signal` aborts the pause.
    */
   async pause(error: unknown, signal: AbortSignal | undefined, minDelayMs = 0): Promise<void> {
+    await sleep(this.next(error, minDelayMs), signal);
+  }
+
+  /**
+   * Records a failure and returns the pause before the retry (never past the give-up time); rethrows
+   * `error` once the outage lasts longer than allowed or the give-up time has come.
+   */
+  next(error: unknown, minDelayMs = 0): number {
     const now = Date.now();
     this.since ??= now;
-    if (now - this.since >= this.maxOutageMs) throw error;
+    const end = Math.min(this.since + this.maxOutageMs, this.giveUpAt);
+    if (now >= end) throw error;
     const exponential = Math.min(this.maxDelayMs, this.initialDelayMs * 2 ** this.failures);
     this.failures++;
     const delay = Math.max(minDelayMs, exponential * (0.75 + Math.random() * 0.25));
-    await sleep(Math.min(delay, this.since + this.maxOutageMs - now), signal);
+    return Math.min(delay, end - now);
   }
 }
 

@@ -4,7 +4,10 @@ import { isRetryable, QuestionNotPendingError } from "./errors.ts";
 import { type EventsOptions, streamEvents } from "./events.ts";
 import { type Connection, requestJson } from "./http.ts";
 import type { GatewayEvent, ListFilter, PublicQuestion, QuestionOptions, QuestionPage } from "./types.ts";
-import { questionPath, type WaitOptions, waitUntilEnded } from "./wait.ts";
+import { questionPath, readQuestion, type WaitOptions, waitUntilEnded } from "./wait.ts";
+
+/** The operator surfaces the gateway records answers and skips under (its default is `http`). */
+export type OperatorSurface = "http" | "web" | "cli" | "mcp";
 
 /** Options of {@link createAskUserClient}. */
 export interface AskUserClientOptions {
@@ -16,6 +19,11 @@ export interface AskUserClientOptions {
   fetch?: typeof fetch;
   /** How answers and skips sent through this client are signed: shown as "<name> via HTTP API". */
   name?: string;
+  /**
+   * The surface answers and skips sent through this client are recorded under ("alice via CLI");
+   * the gateway's default is `http` ("via HTTP API").
+   */
+  surface?: OperatorSurface;
   /** How long a request may take, beyond any long-poll wait (default 30 000 ms). */
   requestTimeoutMs?: number;
   /** How long one long-poll of `wait` and `ask` lasts, 1-300 s (default 25). */
@@ -35,22 +43,34 @@ export interface AskUserClient {
   ask(input: AskUserInput, options?: QuestionOptions): Promise<AskUserResult>;
   /** `POST /v1/questions`: creates and delivers a question; resolves with it (pending, or undeliverable). */
   create(input: AskUserInput, options?: QuestionOptions): Promise<PublicQuestion>;
-  /** `GET /v1/questions/:id`. */
-  get(id: string, options?: { signal?: AbortSignal }): Promise<PublicQuestion>;
+  /**
+   * `GET /v1/questions/:id`. With `waitSeconds` (1-300), one long-poll: the gateway answers as soon as
+   * the question ends, or with it still pending after that long. Not retried (`wait` is).
+   */
+  get(
+    id: string,
+    options?: { signal?: AbortSignal | undefined; waitSeconds?: number | undefined },
+  ): Promise<PublicQuestion>;
   /** Long-polls until the question has ended; resolves with it (its `result` is set). */
   wait(id: string, options?: WaitOptions): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/answer` with `{ <question id>: [values] }`: option labels (any case) or free text. */
   answer(id: string, answers: Answers): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/skip`. */
   skip(id: string): Promise<PublicQuestion>;
-  /** `DELETE /v1/questions/:id`: cancels a pending question. */
-  cancel(id: string): Promise<PublicQuestion>;
+  /**
+   * `DELETE /v1/questions/:id`: cancels a pending question; one that already ended is a
+   * `QuestionNotPendingError`. With `ifPending`, that question is returned as it is instead (an answer
+   * that won the race is kept), and an unreachable gateway is asked again for up to 15 s.
+   */
+  cancel(id: string, options?: { ifPending?: boolean }): Promise<PublicQuestion>;
   /** One page of `GET /v1/questions`, oldest first; pass the previous page's `nextCursor` as `cursor`. */
   listPage(filter?: ListFilter & { cursor?: string }): Promise<QuestionPage>;
   /** Every page of `GET /v1/questions`, oldest first, following `nextCursor`. */
   list(filter?: ListFilter): AsyncIterableIterator<QuestionPage>;
   /** `GET /v1/events`: question events as they happen, with `Last-Event-ID` resume across reconnects. */
   events(options?: EventsOptions): AsyncIterableIterator<GatewayEvent>;
+  /** `GET /healthz`: `{ ok, draining, … }`; a gateway that is not ok answers 503 (`GatewayUnavailableError`). */
+  health(): Promise<{ ok: boolean; draining?: boolean } & Record<string, unknown>>;
 }
 
 const CANCELLED: AskUserResult = { status: "no_answer", reason: "cancelled" };
@@ -73,7 +93,10 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
     fetch: options.fetch ?? globalThis.fetch,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   };
-  const signature = options.name === undefined ? {} : { name: options.name };
+  const signature = {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.surface === undefined ? {} : { surface: options.surface }),
+  };
   const waitDefaults: WaitOptions = {};
   if (options.waitSliceSeconds !== undefined) waitDefaults.sliceSeconds = options.waitSliceSeconds;
   if (options.retry !== undefined) waitDefaults.retry = options.retry;
@@ -89,7 +112,7 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
     });
     for (;;) {
       try {
-        return await client.cancel(id);
+        return await request<PublicQuestion>(questionPath(id), { method: "DELETE" });
       } catch (error) {
         if (error instanceof QuestionNotPendingError) return client.get(id);
         if (!isRetryable(error)) throw error;
@@ -109,7 +132,7 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
         return ended.result ?? CANCELLED;
       } catch (error) {
         if (!signal?.aborted) throw error;
-        return (await cancelOrRead(question.id)).result ?? CANCELLED;
+        return (await client.cancel(question.id, { ifPending: true })).result ?? CANCELLED;
       }
     },
     async create(input, createOptions = {}) {
@@ -119,11 +142,12 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
         method: "POST",
         body: { ...input, ...where },
       });
-      if (signal?.aborted && question.status === "pending") return cancelOrRead(question.id);
+      if (signal?.aborted && question.status === "pending")
+        return client.cancel(question.id, { ifPending: true });
       return question;
     },
     get(id, getOptions = {}) {
-      return request<PublicQuestion>(questionPath(id), { signal: getOptions.signal });
+      return readQuestion(connection, id, getOptions);
     },
     wait(id, waitOptions = {}) {
       return waitUntilEnded(connection, id, { ...waitDefaults, ...waitOptions });
@@ -137,7 +161,8 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
     skip(id) {
       return request<PublicQuestion>(`${questionPath(id)}/skip`, { method: "POST", body: { ...signature } });
     },
-    cancel(id) {
+    cancel(id, cancelOptions = {}) {
+      if (cancelOptions.ifPending) return cancelOrRead(id);
       return request<PublicQuestion>(questionPath(id), { method: "DELETE" });
     },
     listPage(filter = {}) {
@@ -161,6 +186,9 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
       const merged: EventsOptions = { ...eventOptions };
       if (merged.retry === undefined && options.retry !== undefined) merged.retry = options.retry;
       return streamEvents(connection, merged);
+    },
+    health() {
+      return request("/healthz");
     },
   };
   return client;

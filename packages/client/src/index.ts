@@ -4,7 +4,12 @@
  * `answer` / `skip` / `cancel`, paged `list`, and `events()` over Server-Sent Events with resume.
  */
 export type { RetryOptions } from "./backoff.ts";
-export { type AskUserClient, type AskUserClientOptions, createAskUserClient } from "./client.ts";
+export {
+  type AskUserClient,
+  type AskUserClientOptions,
+  createAskUserClient,
+  type OperatorSurface,
+} from "./client.ts";
 export {
   GatewayAuthError,
   GatewayError,
@@ -23,4 +28,4 @@ export type {
   QuestionOptions,
   QuestionPage,
 } from "./types.ts";
-export type { WaitOptions } from "./wait.ts";
+export type { RetryEvent, WaitOptions } from "./wait.ts";

@@ -96,4 +96,57 @@ describe("wait rides out failures", () => {
     expect(await asking).toEqual({ status: "no_answer", reason: "cancelled" });
     expect((await gateway.broker.get(pending.id))?.status).toBe("cancelled");
   });
+
+  it("tells onRetry about each failed attempt and onReconnect once the gateway answers again", async () => {
+    const gateway = await inProcessGateway();
+    const proxy = await tcpProxy(gateway.url);
+    const client = createAskUserClient({ url: proxy.url, retry, waitSliceSeconds: 5 });
+    const question = await client.create(deployInput);
+    const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+    const reconnects: Array<{ attempts: number; outageMs: number }> = [];
+
+    const waiting = client.wait(question.id, {
+      onRetry: ({ attempt, delayMs, error }) => retries.push({ attempt, delayMs, reason: error.reason }),
+      onReconnect: (event) => reconnects.push(event),
+    });
+    await until(() => (proxy.open > 0 ? true : undefined));
+    proxy.down(true);
+    proxy.cut();
+    await until(() => (retries.length >= 3 ? true : undefined));
+    expect(reconnects).toEqual([]);
+    proxy.down(false);
+    await until(() => (reconnects.length > 0 ? true : undefined));
+    await gateway.broker.answer(
+      question.id,
+      { deploy_target: ["Staging"] },
+      { channel: "http", userId: "bob" },
+    );
+
+    expect((await waiting).status).toBe("answered");
+    expect(retries.slice(0, 3).map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(retries.every((r) => r.delayMs > 0 && r.delayMs <= retry.maxDelayMs)).toBe(true);
+    // The proxy resets connections, as a dropped link does.
+    expect(new Set(retries.map((r) => r.reason))).toEqual(new Set(["network"]));
+    expect(reconnects).toHaveLength(1);
+    expect(reconnects[0]?.attempts).toBe(retries.length);
+    expect(reconnects[0]?.outageMs).toBeGreaterThan(0);
+  });
+
+  it("gives up at retry.giveUpAt even when the outage is shorter than maxOutageMs", async () => {
+    const gateway = await inProcessGateway();
+    const proxy = await tcpProxy(gateway.url);
+    const client = createAskUserClient({ url: proxy.url });
+    const question = await client.create(deployInput);
+    proxy.down(true);
+    proxy.cut();
+
+    const started = Date.now();
+    const giveUpAt = started + 700;
+    const error = await client
+      .wait(question.id, { retry: { initialDelayMs: 20, maxDelayMs: 100, maxOutageMs: 60_000, giveUpAt } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayUnavailableError);
+    expect(Date.now()).toBeGreaterThanOrEqual(giveUpAt);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });
