@@ -29,7 +29,7 @@ function serve(options: Partial<HttpServerOptions> = {}): HttpServer {
 
 async function health(http: HttpServer) {
   const response = await http.app.request("http://localhost/healthz");
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 describe("GET /healthz", () => {
