@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { isIP } from "node:net";
+import { resolve } from "node:path";
 import { AskUserError, type ChannelPlugin, type Target } from "@ask-user/core";
 import { parseTarget } from "./api.ts";
 import { type EnabledChannel, readChannelConfigs } from "./channels.ts";
@@ -25,10 +27,28 @@ export interface GatewayConfig {
    */
   claimSeconds: number;
   /**
-   * This instance's name in leases and claims (`ASK_USER_INSTANCE_ID`; default: random per start). A
-   * stable one lets a restarted instance take its own leases back at once instead of waiting them out.
+   * This instance's name in leases and claims: `ASK_USER_INSTANCE_ID`, else — for a SQLite file, which
+   * one process at a time runs — one derived from the file's absolute path (`sqlite-<16 hex>`), the same
+   * at every start; `undefined` (random per start) with Redis or `:memory:`. A stable one lets a
+   * restarted instance finish its own half-done deliveries and summary edits and take its leases back at
+   * once instead of waiting them out.
    */
   instanceId: string | undefined;
+  /**
+   * True when `instanceId` was derived from `dbPath` rather than set: a gateway started with a store of
+   * its own (`startGateway({ store })`) does not use the file, so it should not use that id either.
+   */
+  instanceIdDerived: boolean;
+}
+
+/**
+ * The default instance id of a gateway on the SQLite file `dbPath`: stable across restarts, and unique
+ * among running gateways because one file is run by one process at a time (and a file is shared only
+ * on one machine: SQLite's WAL journal does not work over a network file system).
+ */
+export function sqliteInstanceId(dbPath: string): string | undefined {
+  if (dbPath === "" || dbPath === ":memory:") return undefined;
+  return `sqlite-${createHash("sha256").update(resolve(dbPath)).digest("hex").slice(0, 16)}`;
 }
 
 /**
@@ -145,10 +165,12 @@ export function loadConfig(
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
 
   if (problems.length > 0) throw new ConfigError(problems);
+  const dbPath = value("ASK_USER_DB") ?? ".ask-user/ask-user.db";
+  const derivedId = instanceId === undefined && redisUrl === undefined ? sqliteInstanceId(dbPath) : undefined;
   return {
     host,
     port,
-    dbPath: value("ASK_USER_DB") ?? ".ask-user/ask-user.db",
+    dbPath,
     retentionDays,
     redisUrl,
     token,
@@ -158,7 +180,8 @@ export function loadConfig(
     answerers: answerers as "creator" | "conversation",
     logLevel,
     claimSeconds,
-    instanceId,
+    instanceId: instanceId ?? derivedId,
+    instanceIdDerived: derivedId !== undefined,
   };
 }
 

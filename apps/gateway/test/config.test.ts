@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig, sqliteInstanceId } from "../src/config.ts";
 
 function problems(env: Record<string, string>, channels: string[] = []): string[] {
   try {
@@ -25,8 +25,33 @@ describe("configuration from the environment", () => {
       answerers: "creator",
       logLevel: "info",
       claimSeconds: 30,
-      instanceId: undefined,
+      instanceId: sqliteInstanceId(".ask-user/ask-user.db"),
+      instanceIdDerived: true,
     });
+  });
+
+  it("names the instance after its SQLite file by default: the same at every start, another per file", () => {
+    const first = loadConfig({ ASK_USER_DB: "/var/lib/ask-user/a.db" }, []);
+    expect(first.instanceId).toMatch(/^sqlite-[0-9a-f]{16}$/);
+    expect(loadConfig({ ASK_USER_DB: "/var/lib/ask-user/a.db" }, []).instanceId).toBe(first.instanceId);
+    expect(loadConfig({ ASK_USER_DB: "/var/lib/ask-user/../ask-user/a.db" }, []).instanceId).toBe(
+      first.instanceId,
+    );
+    expect(loadConfig({ ASK_USER_DB: "/var/lib/ask-user/b.db" }, []).instanceId).not.toBe(first.instanceId);
+    // A relative path is the file under the working directory.
+    expect(loadConfig({ ASK_USER_DB: "x.db" }, []).instanceId).toBe(
+      sqliteInstanceId(`${process.cwd()}/x.db`),
+    );
+  });
+
+  it("keeps a set ASK_USER_INSTANCE_ID, and a random one per start with Redis or an in-memory database", () => {
+    expect(loadConfig({ ASK_USER_INSTANCE_ID: "gw-1" }, [])).toMatchObject({
+      instanceId: "gw-1",
+      instanceIdDerived: false,
+    });
+    for (const env of [{ ASK_USER_REDIS_URL: "redis://127.0.0.1:6379" }, { ASK_USER_DB: ":memory:" }]) {
+      expect(loadConfig(env, [])).toMatchObject({ instanceId: undefined, instanceIdDerived: false });
+    }
   });
 
   it("refuses a claim time that is not 1-3600 whole seconds", () => {
