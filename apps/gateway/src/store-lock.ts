@@ -227,9 +227,14 @@ export function lockStoreFile(dbPath: string, options: StoreLockOptions = {}): S
   let released = false;
   return {
     setPort(port) {
-      if (released || !mine()) return;
-      own.port = port;
-      replaceFile(path, JSON.stringify(own));
+      if (released) return;
+      try {
+        if (!mine()) return;
+        own.port = port;
+        replaceFile(path, JSON.stringify(own));
+      } catch {
+        // the port only makes a refusal more precise: the lock holds without it
+      }
     },
     release() {
       if (released) return;

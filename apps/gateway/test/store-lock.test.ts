@@ -3,7 +3,7 @@
  * one line naming the first (pid, port), a lock left by a gateway that died is taken over.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -149,6 +149,18 @@ describe("the SQLite file's lock", () => {
     utimesSync(`${db}.lock`, old, old);
     lock(db);
     expect(holderOf(db).host).toBe(hostname());
+  });
+
+  it("keeps its lock file touched (the heartbeat another machine reads)", async () => {
+    const db = join(tempDir(), "ask-user.db");
+    lock(db, { heartbeatMs: 20 });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${db}.lock`, old, old);
+    const deadline = Date.now() + 5_000;
+    while (statSync(`${db}.lock`).mtimeMs < Date.now() - 30_000 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(statSync(`${db}.lock`).mtimeMs).toBeGreaterThan(Date.now() - 30_000);
   });
 
   it("takes over a lock file that never got its content (a holder that died between creating and writing it)", () => {
