@@ -1,15 +1,21 @@
-import type { Answers, QuestionStatus } from "@ask-user/core";
-import type { ApiErrorBody, CreateQuestionBody, PublicQuestion, QuestionList } from "./api.ts";
+import {
+  type AskUserClient,
+  type AskUserClientOptions,
+  createAskUserClient,
+  GatewayError,
+  type OperatorSurface,
+  type QuestionPage,
+  type WaitOptions,
+} from "@ask-user/client";
+import type { Answers, AskUserInput, QuestionStatus } from "@ask-user/core";
+import type { CreateQuestionBody, PublicQuestion } from "./api.ts";
 import { BackendError, type QuestionBackend } from "./backend.ts";
 
 /** Where the CLI and `ask-user mcp` look for a gateway when neither `--url` nor `ASK_USER_URL` is set. */
 export const DEFAULT_GATEWAY_URL = "http://127.0.0.1:7310";
 
-/** How long a request may take beyond the long-poll wait before the client gives up. */
-const REQUEST_TIMEOUT_MS = 30_000;
-
-/** Errors of the connection itself (as opposed to an answer from the gateway). */
-const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/** `list` follows at most this many pages of 500 (five million questions): a bound, not a limit met. */
+const MAX_LIST_PAGES = 10_000;
 
 export interface HttpBackendOptions {
   /** The gateway's base URL, e.g. `http://127.0.0.1:7310`. */
@@ -19,7 +25,7 @@ export interface HttpBackendOptions {
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** The operator surface answers and skips are recorded under ("cli", "mcp"); the gateway's default is "http". */
-  surface?: string | undefined;
+  surface?: OperatorSurface | undefined;
 }
 
 /** Which questions `list` returns; every field is optional. */
@@ -34,11 +40,20 @@ export interface HttpBackend extends QuestionBackend {
   readonly url: string;
   /**
    * Cancels a pending question. By default a question that already ended is returned as it is (what
-   * `waitForResult` needs); with `strict`, that case throws the gateway's 409 with its reason.
+   * an aborted wait needs), and an unreachable gateway is asked again for up to 15 s; with `strict`,
+   * an ended question throws the gateway's 409 with its reason.
    */
   cancel(id: string, options?: { strict?: boolean }): Promise<PublicQuestion>;
-  /** `GET /v1/questions`: the questions matching the filter. */
+  /**
+   * Waits until the question has ended and resolves with it (its `result` is set), riding out gateway
+   * restarts and dropped connections (`options.retry`, `onRetry`, `onReconnect`). Aborting
+   * `options.signal` stops waiting (rejects with its reason) and leaves the question as it is.
+   */
+  wait(id: string, options?: WaitOptions): Promise<PublicQuestion>;
+  /** `GET /v1/questions`: the questions matching the filter (every page). */
   list(filter?: QuestionListFilter): Promise<PublicQuestion[]>;
+  /** One page of `GET /v1/questions`, oldest first, with `nextCursor` when there is more. */
+  listPage(page?: QuestionListFilter & { cursor?: string; limit?: number }): Promise<QuestionPage>;
   /** `POST /v1/questions/:id/answer`; 409 when it no longer waits, 422 with issues for bad answers. */
   answer(id: string, answers: Answers): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/skip`; 409 when it no longer waits. */
@@ -47,173 +62,99 @@ export interface HttpBackend extends QuestionBackend {
   health(): Promise<{ ok: boolean }>;
 }
 
-interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  signal?: AbortSignal | undefined;
-  /** Extra time the gateway may hold the request (long-poll). */
-  waitSeconds?: number;
-}
-
 /**
- * Talks to a running gateway over HTTP. Failed calls throw `BackendError`: the API's status, code,
- * message and issues; status 0 with code `unreachable` when nothing listens at the URL, `network` when the
- * connection broke and `timeout` when the gateway did not answer in time.
+ * Talks to a running gateway over HTTP through `@ask-user/client` (the one HTTP client of the API).
+ * Failed calls throw `BackendError`: the API's status, code, message and issues; status 0 with code
+ * `unreachable` when nothing listens at the URL, `network` when the connection broke and `timeout`
+ * when the gateway did not answer in time. An aborted call rejects with its signal's reason.
  *
  * @example
  * ```ts
  * const backend = createHttpBackend({ url: "http://127.0.0.1:7310", token: process.env.ASK_USER_TOKEN });
  * const question = await backend.create({ questions, target: "telegram:123456" });
- * const result = await waitForResult(backend, question);
+ * const ended = await backend.wait(question.id);
  * ```
  */
 export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
+  const clientOptions: AskUserClientOptions = { url: options.url, token: options.token };
+  if (options.fetch) clientOptions.fetch = options.fetch;
+  if (options.surface) clientOptions.surface = options.surface;
+  const client: AskUserClient = createAskUserClient(clientOptions);
   const base = options.url.replace(/\/+$/, "");
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const surface = options.surface ? { surface: options.surface } : {};
-
-  async function request<T>(path: string, init: RequestOptions = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (init.body !== undefined) headers["content-type"] = "application/json";
-    const timeoutMs = REQUEST_TIMEOUT_MS + (init.waitSeconds ?? 0) * 1000;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    const requestInit: RequestInit = { method: init.method ?? "GET", headers, signal };
-    if (init.body !== undefined) requestInit.body = JSON.stringify(init.body);
-
-    let response: Response;
-    let text: string;
+  /** Runs a client call; its failure becomes a `BackendError` (the one place errors are mapped). */
+  const call = async <T>(work: (c: AskUserClient) => Promise<T>): Promise<T> => {
     try {
-      response = await doFetch(`${base}${path}`, requestInit);
-      text = await response.text();
+      return await work(client);
     } catch (error) {
-      if (init.signal?.aborted) throw init.signal.reason ?? error;
-      if (timeout.aborted) {
-        throw new BackendError(
-          0,
-          "timeout",
-          `The ask-user gateway at ${base} did not answer within ${Math.round(timeoutMs / 1000)} s.`,
-        );
-      }
-      throw networkError(base, error);
+      throw toBackendError(error, base);
     }
+  };
 
-    const body = parseJson(text);
-    if (response.ok) {
-      if (body === undefined) {
-        throw new BackendError(
-          response.status,
-          "bad_response",
-          `The gateway at ${base} sent a response that is not JSON.`,
-        );
-      }
-      return body as T;
-    }
-    throw apiError(response.status, body);
-  }
-
-  const questionPath = (id: string) => `/v1/questions/${encodeURIComponent(id)}`;
-
-  const backend: HttpBackend = {
+  return {
     url: base,
-    create(body: CreateQuestionBody) {
-      return request<PublicQuestion>("/v1/questions", { method: "POST", body });
+    create(body: CreateQuestionBody, createOptions = {}) {
+      // The body is the API's create body (tool input, target, runId, …); the gateway judges all of it.
+      const input = body as unknown as AskUserInput;
+      const { signal } = createOptions;
+      return call((c) => c.create(input, signal ? { signal } : {}));
     },
     get(id, getOptions = {}) {
-      const { waitSeconds, signal } = getOptions;
-      if (waitSeconds === undefined || waitSeconds <= 0)
-        return request<PublicQuestion>(questionPath(id), { signal });
-      const wait = Math.ceil(waitSeconds);
-      return request<PublicQuestion>(`${questionPath(id)}?wait=${wait}`, { signal, waitSeconds: wait });
+      return call((c) => c.get(id, { signal: getOptions.signal, waitSeconds: getOptions.waitSeconds }));
     },
-    async cancel(id, cancelOptions = {}) {
-      try {
-        return await request<PublicQuestion>(questionPath(id), { method: "DELETE" });
-      } catch (error) {
-        if (!cancelOptions.strict && error instanceof BackendError && error.status === 409) {
-          return request<PublicQuestion>(questionPath(id));
+    wait(id, waitOptions = {}) {
+      return call((c) => c.wait(id, waitOptions));
+    },
+    cancel(id, cancelOptions = {}) {
+      return call((c) => c.cancel(id, { ifPending: !cancelOptions.strict }));
+    },
+    list(filter = {}) {
+      return call(async (c) => {
+        const out: PublicQuestion[] = [];
+        let pages = 0;
+        // The API hands out at most 500 at a time.
+        for await (const page of c.list({ ...defined(filter), limit: 500 })) {
+          out.push(...page.questions);
+          if (++pages >= MAX_LIST_PAGES) break;
         }
-        throw error;
-      }
-    },
-    async list(filter = {}) {
-      const query = new URLSearchParams();
-      if (filter.status) query.set("status", filter.status);
-      if (filter.runId) query.set("runId", filter.runId);
-      // Page through: the API hands out at most 500 at a time.
-      query.set("limit", "500");
-      const out: PublicQuestion[] = [];
-      for (let cursor: string | undefined, pages = 0; pages < 10_000; pages++) {
-        if (cursor) query.set("cursor", cursor);
-        const list = await request<QuestionList>(`/v1/questions?${query.toString()}`);
-        out.push(...list.questions);
-        cursor = list.nextCursor;
-        if (!cursor) break;
-      }
-      return out;
-    },
-    answer(id, answers) {
-      return request<PublicQuestion>(`${questionPath(id)}/answer`, {
-        method: "POST",
-        body: { answers, ...surface },
+        return out;
       });
     },
+    listPage(page = {}) {
+      return call((c) => c.listPage(defined(page)));
+    },
+    answer(id, answers) {
+      return call((c) => c.answer(id, answers));
+    },
     skip(id) {
-      return request<PublicQuestion>(`${questionPath(id)}/skip`, { method: "POST", body: { ...surface } });
+      return call((c) => c.skip(id));
     },
     health() {
-      return request<{ ok: boolean }>("/healthz");
+      return call((c) => c.health());
     },
   };
-  return backend;
 }
 
-function parseJson(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+/** The filter without its undefined fields (the client's types are exact). */
+function defined<T extends object>(filter: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }
 
-/** The `BackendError` for an error response; tolerates bodies that are not the API's error shape. */
-function apiError(status: number, body: unknown): BackendError {
-  const error = (body as Partial<ApiErrorBody> | undefined)?.error;
-  if (error && typeof error.code === "string" && typeof error.message === "string") {
-    const issues = Array.isArray(error.issues) ? error.issues : undefined;
-    return new BackendError(status, error.code, error.message, issues);
-  }
-  return new BackendError(status, `http_${status}`, `The gateway answered with HTTP ${status}.`);
-}
-
-function networkError(base: string, error: unknown): BackendError {
-  const code = causeCode(error);
-  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
-    return new BackendError(
-      0,
-      "unreachable",
-      `No ask-user gateway answers at ${base}. Start one with \`pnpm start\` (or set ASK_USER_URL).`,
-    );
-  }
-  const reason = code ?? (error instanceof Error ? error.message : String(error));
+/**
+ * A client error as the `BackendError` the CLI and the MCP server know; anything else (an abort
+ * reason) as it is. Nothing listening gets the advice how to start a gateway.
+ */
+function toBackendError(error: unknown, base: string): unknown {
+  if (!(error instanceof GatewayError)) return error;
+  const message =
+    error.reason === "unreachable"
+      ? `No ask-user gateway answers at ${base}. Start one with \`pnpm start\` (or set ASK_USER_URL).`
+      : error.message;
   return new BackendError(
-    0,
-    "network",
-    `The connection to the ask-user gateway at ${base} failed (${reason}).`,
+    error.status,
+    error.reason,
+    message,
+    error.issues.length > 0 ? error.issues : undefined,
   );
-}
-
-/** The system error code (`ECONNREFUSED`, …) of a failed fetch: undici wraps it in `cause`. */
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
-    // Node reports a refused dual-stack connect as an AggregateError of one error per address.
-    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
-    else current = cause;
-  }
-  return undefined;
 }

@@ -1,18 +1,18 @@
 import { readFile } from "node:fs/promises";
-import { type AskUserResult, formatTime } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { parseTarget } from "../api.ts";
-import { type QuestionBackend, waitForResult } from "../backend.ts";
-import { paint } from "./color.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
-import { formatDuration, headline, secondsLeft, whereToAnswer } from "./format.ts";
-import { type CliIo, EXIT, InputError, readAll, reportError, UsageError, writeLine } from "./io.ts";
+import { type CliIo, InputError, readAll, reportError, UsageError } from "./io.ts";
+import { waitAndPrint } from "./waiting.ts";
 
 const HELP = `Usage: ask-user ask FILE|- [options]
 
 Puts the questions in FILE (the ask_user tool input as JSON; "-" reads stdin) to a person through the
 gateway, waits for the answer and prints the result JSON on stdout. While it waits, stderr shows how
-long is left.
+long is left. A gateway restart or a dropped connection does not end the wait: stderr says so in one
+line ("gateway unreachable, retrying in 1 s…", then "reconnected…") and the answer given meanwhile
+still arrives, as long as the gateway comes back within a minute past the question's deadline. If
+ask stops anyway, "ask-user wait ID" waits on the question again.
 
 Options:
   --target CHANNEL:ID  where to ask, e.g. telegram:123456 (default: the gateway's default target)
@@ -26,7 +26,7 @@ Input, e.g.:
     "options":[{"label":"Staging (Recommended)"},{"label":"Production"}]}]}
 
 Exit codes: 0 answered · 3 no answer (skipped, expired, cancelled, undeliverable) · 2 bad input ·
-1 gateway error · 130 interrupted (Ctrl-C cancels the question).`;
+1 gateway error · 130 interrupted (Ctrl-C cancels the question; a second Ctrl-C stops at once).`;
 
 /** `ask-user ask`: create a question, wait for it, print the `AskUserResult`. */
 export const askCommand: Command = {
@@ -64,7 +64,7 @@ export const askCommand: Command = {
     } catch (error) {
       return reportError(context.io, error);
     }
-    return waitAndPrint(backend, question, context.io, backend.url);
+    return waitAndPrint(backend, question, context.io, "cancel");
   },
 };
 
@@ -89,85 +89,4 @@ async function readInput(file: string, io: CliIo): Promise<CreateQuestionBody> {
     throw new InputError(`${source} must hold a JSON object with "questions" (the ask_user tool input).`);
   }
   return input as CreateQuestionBody;
-}
-
-async function waitAndPrint(
-  backend: QuestionBackend,
-  question: PublicQuestion,
-  io: CliIo,
-  panelUrl: string,
-): Promise<number> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  let forceStop: () => void = () => {};
-  const forced = new Promise<"forced">((resolve) => {
-    forceStop = () => resolve("forced");
-  });
-  const removeInterrupt = io.onInterrupt?.(() => {
-    interrupts += 1;
-    if (interrupts === 1) controller.abort();
-    else forceStop();
-  });
-  const stopCountdown = showWaiting(question, io, panelUrl);
-  const waiting = waitForResult(backend, question, { signal: controller.signal });
-  waiting.catch(() => {}); // A second Ctrl-C stops waiting for it; its failure is then of no interest.
-  let outcome: AskUserResult | "forced";
-  try {
-    outcome = await Promise.race([waiting, forced]);
-  } catch (error) {
-    stopCountdown();
-    return reportError(io, error);
-  } finally {
-    removeInterrupt?.();
-  }
-  stopCountdown();
-  if (outcome === "forced") {
-    writeLine(io.stderr, `Stopped without waiting for question ${question.id} to be cancelled.`);
-    return EXIT.interrupted;
-  }
-  writeLine(io.stdout, JSON.stringify(outcome, null, 2));
-  if (interrupts > 0) {
-    const cancelled = outcome.status === "no_answer" && outcome.reason === "cancelled";
-    const ended = outcome.status === "answered" ? "answered" : outcome.reason;
-    writeLine(
-      io.stderr,
-      cancelled
-        ? `✖ Cancelled question ${question.id}.`
-        : `Interrupted; question ${question.id} had already ended (${ended}).`,
-    );
-    return EXIT.interrupted;
-  }
-  return outcome.status === "answered" ? EXIT.ok : EXIT.noAnswer;
-}
-
-/**
- * Tells the person that `ask` waits and where to answer (the chat, the web panel, the terminal) — on a
- * terminal, above a countdown line updated each second; otherwise as one line. Returns the stopper.
- */
-function showWaiting(question: PublicQuestion, io: CliIo, panelUrl: string): () => void {
-  if (!io.isTTY) {
-    writeLine(
-      io.stderr,
-      `Waiting for an answer to "${headline(question)}" until ${formatTime(question.expiresAt, "en", Date.now())} ` +
-        `(question ${question.id}). ${whereToAnswer(question, panelUrl)}`,
-    );
-    return () => {};
-  }
-  const p = paint(io.color?.stderr === true);
-  writeLine(io.stderr, p.dim(whereToAnswer(question, panelUrl)));
-  const render = () => {
-    const left = p.bold(`${formatDuration(secondsLeft(question))} left`);
-    io.stderr.write(
-      `\r\x1b[2K⏳ Waiting for an answer to "${headline(question)}" — ${left} (question ${question.id})`,
-    );
-  };
-  render();
-  const timer = setInterval(render, 1000);
-  let stopped = false;
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    clearInterval(timer);
-    io.stderr.write("\r\x1b[2K");
-  };
 }

@@ -5,12 +5,14 @@ import type { CliContext, Command } from "./command.ts";
 import { type CliIo, EXIT, processIo, reportError, UsageError, writeLine } from "./io.ts";
 import { cancelCommand, listCommand, showCommand, skipCommand } from "./questions.ts";
 import { mcpCommand, startCommand } from "./server.ts";
+import { waitCommand } from "./wait.ts";
 
 export type { CliIo } from "./io.ts";
 
 const COMMANDS: readonly Command[] = [
   startCommand,
   askCommand,
+  waitCommand,
   listCommand,
   showCommand,
   answerCommand,
@@ -50,7 +52,7 @@ function wantsHelp(args: string[]): boolean {
 
 /**
  * The `ask-user` command line: runs one command and resolves with its exit code (0 ok, 1 the gateway
- * refused or failed, 2 bad usage or input, 3 `ask` got no answer, 130 interrupted). Errors are printed
+ * refused or failed, 2 bad usage or input, 3 `ask` or `wait` got no answer, 130 interrupted). Errors are printed
  * for a person, never as stack traces. `io` defaults to the process; tests pass their own.
  *
  * @example
@@ -78,12 +80,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const args = argv.slice(index + 1);
   if (name === "help") {
     const topic = args[0] === undefined ? undefined : COMMANDS.find((command) => command.name === args[0]);
-    if (args[0] !== undefined && !topic) return usageError(io, `Unknown command: ${args[0]}`, overview());
+    if (args[0] !== undefined && !topic) return usageError(io, unknownCommand(args[0]), overview());
     writeLine(io.stdout, topic ? topic.help : overview());
     return EXIT.ok;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) return usageError(io, `Unknown command: ${name}`, overview());
+  if (!command) return usageError(io, unknownCommand(name), overview());
   if (wantsHelp(args)) {
     writeLine(io.stdout, command.help);
     return EXIT.ok;
@@ -94,6 +96,35 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (error instanceof UsageError) return usageError(io, error.message, command.help);
     return reportError(io, error);
   }
+}
+
+/** `Unknown command: wiat. Did you mean "wait"?` — the hint when one command is a typo away. */
+function unknownCommand(name: string): string {
+  let best: { name: string; distance: number } | undefined;
+  for (const command of COMMANDS) {
+    const distance = editDistance(name.toLowerCase(), command.name);
+    if (distance < (best?.distance ?? Number.POSITIVE_INFINITY)) best = { name: command.name, distance };
+  }
+  const near = best && best.distance <= 2 && best.distance < name.length;
+  return near ? `Unknown command: ${name}. Did you mean "${best?.name}"?` : `Unknown command: ${name}`;
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(at(i, j), at(i - 2, j - 2) + 1);
+    }
+  }
+  return at(a.length, b.length);
 }
 
 function usageError(io: CliIo, message: string, usage: string): number {
