@@ -1,5 +1,6 @@
 import type { BrokerContext, Transition } from "./broker-context.ts";
 import { applyFormStep, isForm, stagedText } from "./broker-form.ts";
+import { findRepliedTo } from "./broker-reply-gap.ts";
 import { decodeAction } from "./codec.ts";
 import { messagesFor } from "./i18n.ts";
 import type { ActionEvent, InboundOutcome, ReplyEvent } from "./inbound-types.ts";
@@ -176,10 +177,8 @@ async function takeAction(ctx: BrokerContext, event: ActionEvent): Promise<Inbou
 /** Routes a text message to a question (SPEC §7) and interprets it. */
 async function route(ctx: BrokerContext, event: ReplyEvent, locale: string): Promise<InboundOutcome> {
   const m = messagesFor(locale);
-  if (event.replyTo !== undefined) {
-    const record = await ctx.store.findByMessage(event.channel, event.conversation, event.replyTo);
-    if (record) return answerWithText(ctx, record, event, event.locale ?? record.locale);
-  }
+  const repliedTo = await findRepliedTo(ctx, event);
+  if (repliedTo) return answerWithText(ctx, repliedTo, event, event.locale ?? repliedTo.locale);
   const now = ctx.clock.now();
   const candidates = (
     await ctx.store.list({ status: "pending", channel: event.channel, conversation: event.conversation })
