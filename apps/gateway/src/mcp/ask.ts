@@ -60,6 +60,8 @@ export interface AskUserService {
 }
 
 export const DEFAULT_TIMEOUT_GRACE_MS = 120_000;
+/** How long a repeated call waits for the cancellation of the identical call still waiting (a race). */
+const RESUME_WAIT_MS = 1000;
 
 /**
  * True when a cancellation's reason is the client's own request timeout. The TypeScript SDK sends
@@ -109,7 +111,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
       const split = splitArguments(args, defaultTarget);
       if (!split.ok) return errorResult(issuesText(split.issues));
       const key = parkingKey(channel.client, split.runId, args);
-      let question = parking.resume(key);
+      let question = await parking.resume(key, graceMs > 0 ? RESUME_WAIT_MS : 0);
       if (!question) {
         try {
           question = await create(split, channel.signal);
@@ -118,6 +120,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
         }
       }
       const stopProgress = startProgress(question, channel, progressIntervalMs, logger);
+      const done = parking.waiting(key);
       try {
         const ended = await waitUntilEnded(backend, question, { ...wait, signal: channel.signal });
         if (ended?.result) return successResult(ended.result, ended);
@@ -128,6 +131,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
       } catch (error) {
         return failureResult(logger, error, "wait", question.id);
       } finally {
+        done();
         stopProgress();
       }
     },

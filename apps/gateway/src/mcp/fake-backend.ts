@@ -73,6 +73,11 @@ export class FakeBackend implements QuestionBackend {
     return toPublic(this.#record(id));
   }
 
+  /** How many `get` calls are waiting now (long polls of calls and tasks waiting for an answer). */
+  get waiting(): number {
+    return this.#wake.size;
+  }
+
   async cancel(id: string): Promise<PublicQuestion> {
     this.end(id, "cancelled");
     return toPublic(this.#record(id));

@@ -6,14 +6,22 @@ import type { QuestionBackend } from "../backend.ts";
 export interface Parking {
   /** Keeps `question` pending for the grace under `key`; cancels it when nobody resumes it in time. */
   park(key: string, question: PublicQuestion): void;
-  /** The question parked under `key` (it is no longer parked), or `undefined`. */
-  resume(key: string): PublicQuestion | undefined;
+  /**
+   * The question parked under `key` (it is no longer parked), or `undefined`. While a call with this key
+   * is still waiting, waits up to `waitMs` for it to be parked: a client that retries at once may send
+   * the new call before its cancellation of the old one arrives (two HTTP requests race).
+   */
+  resume(key: string, waitMs: number): Promise<PublicQuestion | undefined>;
+  /** Marks a call with `key` as waiting until the returned function is called. */
+  waiting(key: string): () => void;
   /** Cancels every parked question. */
   close(): Promise<void>;
 }
 
 export function createParking(backend: QuestionBackend, logger: AskUserLogger, graceMs: number): Parking {
   const parked = new Map<string, { question: PublicQuestion; timer: NodeJS.Timeout }>();
+  /** Calls waiting now, by key: how many, and who waits for one of them to be parked. */
+  const active = new Map<string, { count: number; onPark: Set<() => void> }>();
 
   const cancel = async (question: PublicQuestion) => {
     try {
@@ -42,13 +50,39 @@ export function createParking(backend: QuestionBackend, logger: AskUserLogger, g
       }, graceMs);
       timer.unref();
       parked.set(key, { question, timer });
+      for (const wake of active.get(key)?.onPark ?? []) wake();
     },
-    resume(key) {
+    async resume(key, waitMs) {
+      const calls = active.get(key);
+      if (!parked.has(key) && calls && calls.count > 0 && waitMs > 0) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            calls.onPark.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, waitMs);
+          calls.onPark.add(done);
+        });
+      }
       const entry = parked.get(key);
       if (!entry) return undefined;
       clearTimeout(entry.timer);
       parked.delete(key);
       return entry.question;
+    },
+    waiting(key) {
+      let calls = active.get(key);
+      if (!calls) {
+        calls = { count: 0, onPark: new Set() };
+        active.set(key, calls);
+      }
+      const entry = calls;
+      entry.count++;
+      return () => {
+        entry.count--;
+        if (entry.count === 0 && entry.onPark.size === 0 && active.get(key) === entry) active.delete(key);
+      };
     },
     async close() {
       const all = [...parked.values()];
