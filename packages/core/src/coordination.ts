@@ -20,6 +20,11 @@ export interface Coordination {
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives lease `name` up when `holder` has it (nothing happens otherwise). */
   releaseLease(name: string, holder: string): Promise<void>;
+  /**
+   * Who holds lease `name` now, or `undefined` when it is free or ran out. Every `QuestionStore` has it
+   * (the broker reads its siblings' liveness leases with it); optional for other coordinations.
+   */
+  leaseHolder?(name: string): Promise<string | undefined>;
 }
 
 /**
@@ -29,7 +34,9 @@ export interface Coordination {
  * const coordination = createMemoryCoordination();
  * await coordination.firstSeen("telegram:update:42", 86_400_000); // true, then false
  */
-export function createMemoryCoordination(clock: Clock = systemClock): Coordination & { clear(): void } {
+export function createMemoryCoordination(
+  clock: Clock = systemClock,
+): Required<Coordination> & { clear(): void } {
   const seen = new Map<string, number>();
   const leases = new Map<string, { holder: string; until: number }>();
   const sweep = (now: number) => {
@@ -54,6 +61,10 @@ export function createMemoryCoordination(clock: Clock = systemClock): Coordinati
     },
     async releaseLease(name, holder) {
       if (leases.get(name)?.holder === holder) leases.delete(name);
+    },
+    async leaseHolder(name) {
+      const lease = leases.get(name);
+      return lease && lease.until > clock.now() ? lease.holder : undefined;
     },
     clear() {
       seen.clear();

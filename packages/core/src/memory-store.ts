@@ -210,6 +210,10 @@ export function createMemoryStore(options: { clock?: Clock } = {}): QuestionStor
       assertOpen();
       return coordination.releaseLease(name, holder);
     },
+    leaseHolder(name) {
+      assertOpen();
+      return coordination.leaseHolder(name);
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -41,6 +41,8 @@ export interface StoreChange {
  * records.
  */
 export interface QuestionStore extends Coordination {
+  /** Who holds lease `name` now, or `undefined` when it is free or ran out (see `Coordination`). */
+  leaseHolder(name: string): Promise<string | undefined>;
   /** Adds a new record (its `version` is 1). Throws `AskUserError("store_conflict")` if the id exists. */
   create(record: QuestionRecord): Promise<void>;
   /** The record, or `undefined`. */

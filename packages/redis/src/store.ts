@@ -255,6 +255,10 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
     releaseLease(name, holder) {
       return use(`release lease ${name}`, () => scripts.release(keys.lease(name), holder));
     },
+    leaseHolder(name) {
+      // The key expires with the lease (SET … PX), so a key that is there is a lease that holds.
+      return use(`read lease ${name}`, async () => (await command.get(keys.lease(name))) ?? undefined);
+    },
     subscribe(listener) {
       if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
       feed.listeners.add(listener);

@@ -12,6 +12,8 @@ export interface ReadStatements {
   get: Statement<[string], string>;
   byToken: Statement<[string], string>;
   byMessage: Statement<[string, string, string], string>;
+  /** The holder of a lease that has not run out at the given time (epoch ms). */
+  leaseHolder: Statement<[string, number], string>;
 }
 
 const FILTER_COLUMNS = [
@@ -63,6 +65,9 @@ export function prepareReads(db: Database): ReadStatements {
         `SELECT q.record FROM question_messages m JOIN questions q ON q.id = m.question_id
          WHERE m.channel = ? AND m.conversation = ? AND m.message_id = ?`,
       )
+      .pluck(),
+    leaseHolder: db
+      .prepare<[string, number], string>("SELECT holder FROM leases WHERE name = ? AND expires_at > ?")
       .pluck(),
   };
 }

@@ -250,6 +250,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     releaseLease(name, holder) {
       return write(`release lease ${name}`, { kind: "release", name, holder }, () => undefined);
     },
+    async leaseHolder(name) {
+      return read(`read lease ${name}`, (s) => s.leaseHolder.get(name, Date.now()));
+    },
     async list(filter: QuestionFilter = {}, page?: ListPage) {
       return read("list questions", (s) => s.list(filter, page)).map(
         (json) => JSON.parse(json) as QuestionRecord,

@@ -46,6 +46,19 @@ export function coordinationContractTests(
     expect(racing.filter(Boolean)).toHaveLength(1);
   });
 
+  it("tells who holds a lease, and nobody once it is released or ran out", async () => {
+    const store = await fresh();
+    expect(await store.leaseHolder("alive:a")).toBeUndefined();
+    expect(await store.acquireLease("alive:a", "boot-1", 60_000)).toBe(true);
+    expect(await store.leaseHolder("alive:a")).toBe("boot-1");
+    await store.releaseLease("alive:a", "boot-1");
+    expect(await store.leaseHolder("alive:a")).toBeUndefined();
+    expect(await store.acquireLease("alive:b", "boot-2", 300)).toBe(true);
+    expect(await store.leaseHolder("alive:b")).toBe("boot-2");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await store.leaseHolder("alive:b")).toBeUndefined(); // ran out: its holder is gone
+  });
+
   if (shared) {
     it("shares dedupe keys and leases with another instance", async () => {
       const store = await fresh();
@@ -55,6 +68,7 @@ export function coordinationContractTests(
       expect(await peer.firstSeen("shared:1", 5_000)).toBe(false);
       expect(await store.acquireLease("shared-lease", "a", 5_000)).toBe(true);
       expect(await peer.acquireLease("shared-lease", "b", 5_000)).toBe(false);
+      expect(await peer.leaseHolder("shared-lease")).toBe("a");
     });
   }
 }
