@@ -1,15 +1,12 @@
 import {
-  type AskUserBroker,
   AskUserError,
   type ChannelEnv,
   type ChannelInstance,
   type ChannelPlugin,
-  type ChannelPluginContext,
   InvalidChannelConfigError,
   isChannelPlugin,
 } from "@ask-user/core";
 import type { Logger } from "pino";
-import type { WebhookHandler } from "./http/env.ts";
 
 /**
  * The channels the gateway can run, as module names: each exports a core `ChannelPlugin` named
@@ -84,33 +81,6 @@ export function readChannelConfigs(
   return { channels, problems };
 }
 
-/**
- * Creates every channel (phase one: each builds its platform client and its `Channel`), in order. When
- * one fails, those already created are stopped and the error is thrown.
- */
-export async function createChannels(
-  channels: readonly EnabledChannel[],
-  context: (plugin: ChannelPlugin) => Omit<ChannelPluginContext<unknown>, "config">,
-): Promise<ChannelInstance[]> {
-  const instances: ChannelInstance[] = [];
-  try {
-    for (const { plugin, config } of channels)
-      instances.push(await plugin.create({ ...context(plugin), config }));
-  } catch (error) {
-    await stopChannels(instances);
-    throw error;
-  }
-  return instances;
-}
-
-/** Phase two: every channel starts receiving into `broker` (all at once; the first failure is thrown). */
-export async function initializeChannels(
-  instances: readonly ChannelInstance[],
-  broker: AskUserBroker,
-): Promise<void> {
-  await Promise.all(instances.map((instance) => instance.initialize(broker)));
-}
-
 /** Stops every channel; a failing stop is passed to `onError` and never stops the others. */
 export async function stopChannels(
   instances: readonly ChannelInstance[],
@@ -125,30 +95,6 @@ export async function stopChannels(
 export function turnedOnBy(plugin: ChannelPlugin): string {
   const required = plugin.variables.filter((variable) => variable.required).map((variable) => variable.name);
   return required.length > 0 ? required.join(" + ") : plugin.variables.map((v) => v.name).join(" / ");
-}
-
-/**
- * The platforms' inbound webhooks, mounted at `/channels/<name>/…`: a channel the platform pushes to
- * offers `handleWebhook` (`(Request) => Promise<Response>`) instead of a port of its own.
- */
-export function webhooksOf(channels: readonly ChannelInstance[]): Map<string, WebhookHandler> {
-  const webhooks = new Map<string, WebhookHandler>();
-  for (const instance of channels) {
-    const handle = instance.handleWebhook;
-    if (handle) webhooks.set(instance.channel.name, (request) => handle.call(instance, request));
-  }
-  return webhooks;
-}
-
-/**
- * The channels whose replies the gateway takes at `POST /v1/channels/<name>/inbound`: those that say
- * their events come by webhook but bring no handler of their own (the text webhook).
- */
-export function replyChannelsOf(channels: readonly ChannelInstance[]): Set<string> {
-  const names = new Set<string>();
-  for (const { channel, handleWebhook } of channels)
-    if (channel.capabilities.ingress === "webhook" && !handleWebhook) names.add(channel.name);
-  return names;
 }
 
 /** For each channel that is off: how to turn it on (`set ASK_USER_TEXT_WEBHOOK_URL`). */
@@ -166,12 +112,11 @@ export function turnOnHints(
  * A channel's `listen` (its own host and port) is for the standalone runner: in the gateway its webhook
  * is served on the gateway's port, at `/channels/<name>`. Say so, so nobody points the platform there.
  */
-export function warnAboutListen(channels: readonly ChannelInstance[], logger: Logger): void {
-  for (const { channel, listen } of channels) {
-    if (!listen) continue;
-    logger.warn(
-      { channel: channel.name, host: listen.host, port: listen.port },
-      `${channel.name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${channel.name} on its own port`,
-    );
-  }
+export function warnAboutListen(instance: ChannelInstance, logger: Logger): void {
+  const { channel, listen } = instance;
+  if (!listen) return;
+  logger.warn(
+    { channel: channel.name, host: listen.host, port: listen.port },
+    `${channel.name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${channel.name} on its own port`,
+  );
 }

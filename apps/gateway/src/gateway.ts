@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import {
   type AskUserBroker,
-  type ChannelInstance,
   type ChannelPlugin,
   type Clock,
   createAskUser,
@@ -12,24 +11,18 @@ import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
-import {
-  createChannels,
-  initializeChannels,
-  loadChannelPlugins,
-  replyChannelsOf,
-  stopChannels,
-  turnOnHints,
-  warnAboutListen,
-  webhooksOf,
-} from "./channels.ts";
+import { type ChannelStatus, type SupervisedChannel, superviseChannel } from "./channel-supervisor.ts";
+import { loadChannelPlugins, stopChannels, turnOnHints, warnAboutListen } from "./channels.ts";
 import { type GatewayConfig, readGatewayConfig } from "./config.ts";
-import { createHttpServer, type HttpServer } from "./http/server.ts";
+import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/server.ts";
 import { createLocalBackend } from "./local-backend.ts";
 import { createLogger } from "./log.ts";
 import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
 
 const DAY_MS = 86_400_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
+/** How long `startGateway` waits (serving already) for the channels' first connection attempts. */
+const CHANNEL_WAIT_MS = 10_000;
 
 /** Options of `startGateway`; everything else comes from the environment. */
 export interface StartOptions {
@@ -44,6 +37,12 @@ export interface StartOptions {
    * caller owns it: `close()` leaves it open.
    */
   store?: QuestionStore;
+  /**
+   * How long `startGateway`, serving already, waits for each channel's first connection attempt before it
+   * resolves (default 10 s; 0: not at all). A channel that did not connect goes on trying in the
+   * background either way; `channelStatus()` says where each one is.
+   */
+  channelWaitMs?: number;
 }
 
 /** A running gateway. */
@@ -55,8 +54,13 @@ export interface RunningGateway {
   backend: QuestionBackend;
   /** Every channel the gateway knows, running or not (the banner says how to turn the others on). */
   plugins: ChannelPlugin[];
-  /** The running channels, in the order of `plugins`. */
-  channels: ChannelInstance[];
+  /**
+   * The enabled channels, in the order of `plugins`, each connecting in the background: `status()` says
+   * whether it is connected, `instance` is the plugin's instance once created.
+   */
+  channels: SupervisedChannel[];
+  /** Each enabled channel's state by name (what `/healthz` shows under `channels`). */
+  channelStatus(): Record<string, ChannelStatus>;
   http: HttpServer;
   logger: Logger;
   /** Deletes ended questions older than the retention period now; how many (runs hourly by itself). */
@@ -66,9 +70,11 @@ export interface RunningGateway {
 }
 
 /**
- * Starts the gateway: the store (SQLite, or Redis shared by several instances), every channel whose
- * variables are set (created, then the broker with their channels — recovering pending questions —, then
- * each channel initialised with it), and the HTTP API with SSE, MCP and the channels' webhooks.
+ * Starts the gateway: the store (SQLite, or Redis shared by several instances), the broker with every
+ * channel whose variables are set (recovering pending questions), and the HTTP API with SSE, MCP and the
+ * channels' webhooks. It serves at once, whatever the platforms do: each channel is created and
+ * initialised in the background, retried with backoff while it fails (see `channel-supervisor.ts`);
+ * `startGateway` waits for their first attempts at most `channelWaitMs`.
  *
  * @example
  * const gateway = await startGateway({ env: process.env });
@@ -83,8 +89,28 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const store = options.store ?? (await openStore(config, logger));
   const closeStore = options.store ? async () => undefined : () => store.close();
   const instanceId = config.instanceId ?? randomUUID();
+  // Each channel's webhook is mounted at once (503 until its instance exists); replies through
+  // /v1/channels/<name>/inbound once an instance says it takes them that way.
+  const webhooks = new Map<string, WebhookHandler>();
+  const replyChannels = new Set<string>();
+  const channels = enabled.map(({ plugin, config: channelConfig }) => {
+    const channelLogger = logger.child({ channel: plugin.name });
+    const supervised: SupervisedChannel = superviseChannel({
+      plugin,
+      config: channelConfig,
+      context: { logger: channelLogger, coordination: store, instanceId },
+      logger,
+      onCreated(instance) {
+        warnAboutListen(instance, logger);
+        if (!instance.handleWebhook) webhooks.delete(plugin.name);
+        if (instance.channel.capabilities.ingress === "webhook" && !instance.handleWebhook)
+          replyChannels.add(plugin.name);
+      },
+    });
+    webhooks.set(plugin.name, (request) => supervised.handleWebhook(request));
+    return supervised;
+  });
   let broker: AskUserBroker | undefined;
-  let channels: ChannelInstance[] = [];
   // When starting fails part way, nothing it opened may stay open behind the error.
   const abandon = async () => {
     await stopChannels(channels);
@@ -92,15 +118,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     await closeStore().catch(() => undefined);
   };
   try {
-    channels = await createChannels(enabled, (plugin) => ({
-      logger: logger.child({ channel: plugin.name }),
-      coordination: store,
-      instanceId,
-    }));
-    warnAboutListen(channels, logger);
     broker = createAskUser({
       store,
-      channels: channels.map((instance) => instance.channel),
+      channels: channels.map((supervised) => supervised.channel),
       locale: config.locale,
       answerers: config.answerers,
       logger,
@@ -108,7 +128,6 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    await initializeChannels(channels, broker);
     await broker.ready;
   } catch (error) {
     await abandon();
@@ -136,9 +155,10 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     channels: channelNames,
     logger,
     mcp,
-    replyChannels: replyChannelsOf(channels),
+    replyChannels,
+    health: () => ({ channels: channelStatus(channels) }),
     turnOn: turnOnHints(plugins, channelNames),
-    webhooks: webhooksOf(channels),
+    webhooks,
     ...(ownNames ? { allowedHosts: ownNames } : {}),
   });
   try {
@@ -153,6 +173,11 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     await abandon(); // the port is taken, or not ours
     throw error;
   }
+  // Serving: the channels connect in the background; wait a little for their first attempts.
+  for (const supervised of channels) await supervised.initialize(liveBroker);
+  await Promise.all(
+    channels.map((supervised) => supervised.settled(options.channelWaitMs ?? CHANNEL_WAIT_MS)),
+  );
   const address = http.server.address() as AddressInfo;
   port = address.port;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -181,6 +206,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     backend,
     plugins,
     channels,
+    channelStatus: () => channelStatus(channels),
     http,
     logger,
     prune,
@@ -227,4 +253,9 @@ function mcpTransportSecurity(names: ReadonlySet<string>, port: number): McpTran
   const hosts = [...names].flatMap((name) => [name, `${name}:${port}`]);
   const origins = hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
   return { allowedHosts: hosts, allowedOrigins: origins };
+}
+
+/** Each channel's state by name. */
+function channelStatus(channels: readonly SupervisedChannel[]): Record<string, ChannelStatus> {
+  return Object.fromEntries(channels.map((supervised) => [supervised.plugin.name, supervised.status()]));
 }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { SupervisedChannel } from "./channel-supervisor.ts";
 import { turnedOnBy } from "./channels.ts";
 import { ConfigError } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
@@ -22,6 +23,11 @@ export interface StartIo {
 /** How long a stop may take before the process exits anyway (SIGTERM → exit within 5 s). */
 const CLOSE_BUDGET_MS = 3_500;
 const EXIT_GRACE_MS = 1_000;
+/**
+ * How long the banner waits for the channels' first connection attempts (the API serves meanwhile): a
+ * channel still connecting then shows as `connecting…`, and its log line comes when it connects.
+ */
+const BANNER_CHANNEL_WAIT_MS = 3_000;
 
 /**
  * SPEC §5: without a creator, nobody may answer by chat in a group — which is what MCP, CLI and HTTP
@@ -30,9 +36,9 @@ const EXIT_GRACE_MS = 1_000;
 function groupWarning(gateway: RunningGateway): string[] {
   const { defaultTarget, answerers } = gateway.config;
   if (!defaultTarget || answerers !== "creator") return [];
-  const channel = gateway.channels.find(
-    (instance) => instance.channel.name === defaultTarget.channel,
-  )?.channel;
+  // Only a channel that exists knows whether the conversation is one-to-one.
+  const channel = gateway.channels.find((supervised) => supervised.channel.name === defaultTarget.channel)
+    ?.instance?.channel;
   if (!channel || channel.isDirect?.(defaultTarget.conversation) === true) return [];
   return [
     `  ! ${defaultTarget.channel}:${defaultTarget.conversation} is a shared chat: questions without a creator`,
@@ -69,10 +75,19 @@ function clientSetup(gateway: RunningGateway): string[] {
   return lines;
 }
 
+/** A channel in the banner: its own line once connected, else where it is (`telegram: connecting…`). */
+function channelLine(supervised: SupervisedChannel): string {
+  const { state, error, retryInSeconds } = supervised.status();
+  if (state === "connected") return supervised.describe;
+  if (state === "retrying")
+    return `${supervised.describe}: retrying in ${retryInSeconds ?? 0} s (${error ?? "failed"})`;
+  return `${supervised.describe}: ${state === "connecting" ? "connecting…" : "stopped"}`;
+}
+
 /** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
 export function banner(gateway: RunningGateway): string {
   const { config, url } = gateway;
-  const channels = gateway.channels.map((instance) => instance.describe);
+  const channels = gateway.channels.map(channelLine);
   const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
   // Never the token itself (terminal scrollback, screen shares, CI logs): the page asks for it once.
   const panel = config.token ? `${url}/ (open it and paste the value of ASK_USER_TOKEN)` : `${url}/`;
@@ -113,7 +128,7 @@ export async function runStart(
     io.stderr.write("The web panel is not built (run `pnpm build`); the API runs without it.\n");
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway({ env: io.env });
+    gateway = await startGateway({ env: io.env, channelWaitMs: BANNER_CHANNEL_WAIT_MS });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`${error.message}\n`);

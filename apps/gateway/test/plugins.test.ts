@@ -30,7 +30,7 @@ interface Seen {
  * A complete channel plugin written the way a fourth channel package would be: "echo" is on when
  * `ECHO_TOKEN` is set, sends nowhere, and takes replies on its webhook as `POST { userId, text }`.
  */
-function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: boolean } = {}): ChannelPlugin {
+function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: number } = {}): ChannelPlugin {
   const plugin: ChannelPlugin<{ token: string }> = {
     name: "echo",
     title: "Echo",
@@ -50,7 +50,8 @@ function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: boolea
     parseConversation: (conversation) => conversation,
     async create(context) {
       seen.steps.push("create");
-      if (options.failCreate) throw new Error("echo could not reach its platform");
+      if (seen.steps.filter((step) => step === "create").length <= (options.failCreate ?? 0))
+        throw new Error("echo could not reach its platform");
       seen.context = context;
       let sent = 0;
       let broker: AskUserBroker | undefined;
@@ -87,7 +88,7 @@ function fresh(): Seen {
 
 /** A pino logger whose lines the test reads. */
 function capture() {
-  const lines: Array<{ msg: string; channel?: string }> = [];
+  const lines: Array<{ msg: string; channel?: string; level?: number }> = [];
   const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
   return { logger, lines };
 }
@@ -228,17 +229,69 @@ describe("a channel plugin in the gateway", () => {
     ]);
   });
 
-  it("stops the channels it created when a later one fails, and does not start", async () => {
+  it("serves while a channel fails to connect: says why, refuses its questions at once, retries, then runs it", async () => {
     const first = fresh();
     const failing = fresh();
     const other = { ...echoPlugin(first), name: "first" };
-    const error = await testGateway(
+    const { logger, lines } = capture();
+    const gw = await testGateway(
       { ECHO_TOKEN: "s3cret" },
-      { plugins: [other, echoPlugin(failing, { failCreate: true })] },
-    ).catch((e: unknown) => e);
-    expect((error as Error).message).toBe("echo could not reach its platform");
-    expect(first.steps).toEqual(["create", "stop"]);
+      { plugins: [other, echoPlugin(failing, { failCreate: 1 })], logger },
+    );
+    expect(first.steps).toEqual(["create", "initialize"]);
     expect(failing.steps).toEqual(["create"]);
+    const retrying = { state: "retrying", error: "echo could not reach its platform", retryInSeconds: 1 };
+    expect(gw.channelStatus()).toEqual({ first: { state: "connected" }, echo: retrying });
+    expect((await call(`${gw.url}/healthz`, "GET")).body).toEqual({
+      ok: true,
+      draining: false,
+      channels: { first: { state: "connected" }, echo: retrying },
+    });
+    expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      "echo: echo could not reach its platform; retrying in 1 s",
+    ]);
+    expect(banner(gw)).toContain(
+      "  Channels     echo (test), echo: retrying in 1 s (echo could not reach its platform)\n",
+    );
+    // Its webhook is mounted already: the platform is told to send again later.
+    const early = await fetch(`${gw.url}/channels/echo/events`, { method: "POST", body: "{}" });
+    expect(early.status).toBe(503);
+    expect(early.headers.get("retry-after")).toBe("5");
+    // A question for it ends at once, saying why (SPEC §4: undeliverable, not after the timeout).
+    const refused = await call(`${gw.url}/v1/questions`, "POST", { ...deployInput, target: "echo:room" });
+    expect(refused.body).toMatchObject({
+      status: "undeliverable",
+      error:
+        "ChannelError: echo is not connected yet: echo could not reach its platform; next attempt in 1 s.",
+    });
+
+    for (let polls = 0; gw.channelStatus().echo?.state !== "connected"; polls++) {
+      if (polls > 200) throw new Error("echo did not connect");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(failing.steps).toEqual(["create", "create", "initialize"]);
+    expect(lines.map((line) => line.msg)).toContain("echo: connected (echo (test))");
+    const delivered = await call(`${gw.url}/v1/questions`, "POST", { ...deployInput, target: "echo:room" });
+    expect(delivered.body.status).toBe("pending");
+    await gw.close();
+    expect(failing.steps).toEqual(["create", "create", "initialize", "stop"]);
+    expect(first.steps).toEqual(["create", "initialize", "stop"]);
+  });
+
+  it("stops retrying at once when closed, and creates nothing after", async () => {
+    const failing = fresh();
+    const gw = await testGateway(
+      { ECHO_TOKEN: "s3cret" },
+      { plugins: [echoPlugin(failing, { failCreate: Number.POSITIVE_INFINITY })] },
+    );
+    expect(gw.channelStatus().echo?.state).toBe("retrying");
+    const closing = Date.now();
+    await gw.close();
+    expect(Date.now() - closing).toBeLessThan(1_000); // not after the 1 s pause
+    expect(gw.channelStatus().echo).toEqual({ state: "stopped", error: "echo could not reach its platform" });
+    const created = failing.steps.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // past the pause that was cut short
+    expect(failing.steps).toHaveLength(created);
   });
 
   it("lists the running channels in the banner, and for the others the variables that turn them on", async () => {

@@ -21,6 +21,9 @@ import { ALLOWED_UPDATES, WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS, WEBHOOK_STOP_WA
 import { type Polling, startPolling } from "./polling.ts";
 import { createWebhookHandler, type WebhookHandler } from "./webhook.ts";
 
+/** How long `create` waits for `getMe` (the token check) before it fails as unreachable. */
+const GET_ME_TIMEOUT_MS = 15_000;
+
 /**
  * The last handler: a tap on a button that nobody handled (another bot's or an old keyboard's
  * `callback_data`) is answered without text, so the person's client stops spinning.
@@ -62,9 +65,11 @@ export interface TelegramInstance extends ChannelInstance {
 }
 
 /**
- * Builds the bot (its `getMe` included, for the banner) and the channel; nothing is received until
- * `initialize`. Webhook mode: `handleWebhook` answers 503 with `Retry-After` until then (and after
- * `stop`), and `listen` says where a standalone host serves it.
+ * Builds the bot (its `getMe` included, for the banner: one try within 15 s, failing as a `ChannelError`
+ * — `refused` for a wrong token, `unreachable` when Telegram can't be reached — so a host can say why
+ * and try again) and the channel; nothing is received until `initialize`. Webhook mode: `handleWebhook`
+ * answers 503 with `Retry-After` until then (and after `stop`), and `listen` says where a standalone host
+ * serves it.
  *
  * @example
  * const instance = await create({ config, logger, coordination: store, instanceId: "gw-1" });
@@ -84,7 +89,10 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
     );
   });
   try {
-    await bot.init();
+    // One bounded getMe, not `bot.init()`: grammY retries that one silently for as long as Telegram
+    // can't be reached (pauses growing to 20 minutes), so the host would never hear why.
+    const signal = AbortSignal.timeout(GET_ME_TIMEOUT_MS) as Parameters<typeof bot.api.getMe>[0];
+    bot.botInfo = await bot.api.getMe(signal);
   } catch (error) {
     throw toChannelError(error, "getMe");
   }
