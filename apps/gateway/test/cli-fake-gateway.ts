@@ -24,6 +24,10 @@ export interface FakeGateway {
   onCreate: ((question: PublicQuestion) => void) | undefined;
   /** Ends a pending question the way a channel or the clock would. */
   resolve(id: string, status: Exclude<QuestionStatus, "pending">, answers?: Answers): void;
+  /** Stops listening and cuts every connection, as a gateway that dies does; its questions stay. */
+  down(): Promise<void>;
+  /** Listens again on the same port, as a gateway restarted with its durable store does. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -236,6 +240,10 @@ export async function startFakeGateway(options: { token?: string } = {}): Promis
   });
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;
+  const stop = async () => {
+    server.closeAllConnections();
+    if (server.listening) await new Promise<void>((done) => server.close(() => done()));
+  };
 
   const gateway: FakeGateway = {
     url: `http://127.0.0.1:${port}`,
@@ -243,10 +251,13 @@ export async function startFakeGateway(options: { token?: string } = {}): Promis
     requests,
     onCreate: undefined,
     resolve: (id, status, answers) => resolve(id, status, answers),
+    down: stop,
+    async up() {
+      await new Promise<void>((ready) => server.listen(port, "127.0.0.1", ready));
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
+      await stop();
     },
   };
   running.push(gateway);

@@ -25,6 +25,8 @@ export interface RunOptions {
   isTTY?: boolean;
   /** Receives the Ctrl-C trigger once `ask` listens for it. */
   onInterruptReady?: (press: () => void) => void;
+  /** Sees stderr as it is written (to wait for a line while the command still runs). */
+  onStderr?: (text: string) => void;
 }
 
 /** Runs `ask-user ARGV` and returns what the user sees. */
@@ -33,7 +35,12 @@ export async function run(argv: string[], options: RunOptions = {}) {
   let stderr = "";
   const code = await main(argv, {
     stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        options.onStderr?.(stderr);
+      },
+    },
     stdin: Readable.from([options.stdin ?? ""]),
     env: options.env ?? {},
     isTTY: options.isTTY ?? false,

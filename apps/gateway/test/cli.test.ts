@@ -10,13 +10,13 @@ describe("ask-user --help", () => {
   it("lists every command with one line each", async () => {
     const { code, stdout } = await run(["--help"]);
     expect(code).toBe(0);
-    for (const name of ["start", "ask", "list", "show", "answer", "skip", "cancel", "mcp"]) {
+    for (const name of ["start", "ask", "wait", "list", "show", "answer", "skip", "cancel", "mcp"]) {
       expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S.*$`, "m"));
     }
     expect(stdout).toContain("ASK_USER_TOKEN");
   });
 
-  it.each(["start", "ask", "list", "show", "answer", "skip", "cancel", "mcp"])(
+  it.each(["start", "ask", "wait", "list", "show", "answer", "skip", "cancel", "mcp"])(
     "prints the usage of %s with --help",
     async (name) => {
       const { code, stdout, stderr } = await run([name, "--help"]);
@@ -43,6 +43,14 @@ describe("ask-user --help", () => {
     expect(global.stderr).toMatch(/^ask-user: Unknown option: --verbose/);
 
     expect((await run([])).code).toBe(2);
+  });
+
+  it("suggests the command a typo was meant to be", async () => {
+    const typo = await run(["wiat", "abc"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^ask-user: Unknown command: wiat\. Did you mean "wait"\?\n/);
+    expect((await run(["lsit"])).stderr).toMatch(/^ask-user: Unknown command: lsit\. Did you mean "list"\?\n/);
+    expect((await run(["help", "anwser"])).stderr).toMatch(/Did you mean "answer"\?/);
   });
 });
 
