@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { deployInput, type FakeGateway, startFakeGateway } from "./cli-fake-gateway.ts";
 import { create, envFor, inputFile, run } from "./cli-run.ts";
 
+/** What a terminal line starts with: back to its start, cleared. */
+const CLEAR = "\r\x1b[2K";
 const stagingAnswer = { deploy_target: ["Staging"] };
 const answered = `${JSON.stringify({ status: "answered", answers: { answers: stagingAnswer } }, null, 2)}\n`;
 
@@ -129,11 +131,12 @@ describe("waiting rides out a gateway that goes away and comes back", () => {
     const { code, stdout, stderr } = await waiting;
     expect(code).toBe(0);
     expect(stdout).toBe(answered);
-    const rows = stderr.split("\n");
-    expect(rows[1]).toMatch(/\r\x1b\[2Kgateway unreachable \(connection lost\), retrying in 1 s…$/);
-    expect(rows[2]).toMatch(/\r\x1b\[2Kreconnected to the gateway after \d+ s$/);
-    expect(rows[3]).toMatch(/^\r\x1b\[2K⏳ Waiting for an answer to "Deploy" — 1[45]:\d\d left/);
-    expect(stderr.endsWith("\r\x1b[2K")).toBe(true);
+    // Each row: countdown frames, each after a line clear; the note last on its row.
+    const rows = stderr.split("\n").map((row) => row.split(CLEAR));
+    expect(rows[1]?.at(-1)).toBe("gateway unreachable (connection lost), retrying in 1 s…");
+    expect(rows[2]?.at(-1)).toMatch(/^reconnected to the gateway after \d+ s$/);
+    expect(rows[3]?.[1]).toMatch(/^⏳ Waiting for an answer to "Deploy" — 1[45]:\d\d left/);
+    expect(stderr.endsWith(CLEAR)).toBe(true);
   });
 
   it("gives up once the deadline has passed by a minute, and says how to wait again", async () => {

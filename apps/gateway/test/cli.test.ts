@@ -49,7 +49,9 @@ describe("ask-user --help", () => {
     const typo = await run(["wiat", "abc"]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^ask-user: Unknown command: wiat\. Did you mean "wait"\?\n/);
-    expect((await run(["lsit"])).stderr).toMatch(/^ask-user: Unknown command: lsit\. Did you mean "list"\?\n/);
+    expect((await run(["lsit"])).stderr).toMatch(
+      /^ask-user: Unknown command: lsit\. Did you mean "list"\?\n/,
+    );
     expect((await run(["help", "anwser"])).stderr).toMatch(/Did you mean "answer"\?/);
   });
 });
