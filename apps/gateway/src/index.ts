@@ -8,4 +8,9 @@ export { BackendError, type QuestionBackend, waitForResult } from "./backend.ts"
 export { CHANNEL_MODULES, type EnabledChannel, loadChannelPlugins, readChannelConfigs } from "./channels.ts";
 export { ConfigError, type GatewayConfig, loadConfig, readGatewayConfig } from "./config.ts";
 export { type RunningGateway, type StartOptions, startGateway } from "./gateway.ts";
-export { createHttpBackend } from "./http-client.ts";
+export {
+  createHttpBackend,
+  DEFAULT_GATEWAY_URL,
+  type HttpBackend,
+  type HttpBackendOptions,
+} from "./http-client.ts";

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { BackendError, waitForResult } from "../src/backend.ts";
 import { createHttpBackend } from "../src/http-client.ts";
 import { closedPortUrl, deployInput, startFakeGateway } from "./cli-fake-gateway.ts";
+import { call, testGateway } from "./harness.ts";
 
 async function failure(promise: Promise<unknown>): Promise<BackendError> {
   const error = await promise.then(
@@ -166,5 +167,65 @@ describe("HTTP backend", () => {
     } finally {
       await new Promise<void>((done) => server.close(() => done()));
     }
+  });
+
+  it("signs answers and skips with its surface", async () => {
+    const gw = await testGateway();
+    const backend = createHttpBackend({ url: gw.url, surface: "cli" });
+    const first = await backend.create(deployInput);
+    expect((await backend.answer(first.id, { deploy_target: ["Staging"] })).resolvedBy).toMatchObject({
+      channel: "cli",
+    });
+    const second = await backend.create(deployInput);
+    expect((await backend.skip(second.id)).resolvedBy).toMatchObject({ channel: "cli" });
+  });
+
+  it("hands out one page at a time with listPage", async () => {
+    const gw = await testGateway();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await call(`${gw.url}/v1/questions`, "POST", deployInput)).body.id);
+    const backend = createHttpBackend({ url: gw.url });
+    const first = await backend.listPage({ limit: 2 });
+    expect(first.questions.map((q) => q.id)).toEqual(ids.slice(0, 2));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const rest = await backend.listPage({ limit: 2, cursor: first.nextCursor ?? "" });
+    expect(rest).toEqual({ questions: [expect.objectContaining({ id: ids[2] })] });
+    expect(await failure(backend.listPage({ cursor: "nope" }))).toMatchObject({
+      status: 400,
+      reason: "invalid_query",
+    });
+  });
+
+  it("wait rides out a gateway that goes away and comes back, and tells who asked", async () => {
+    const gw = await startFakeGateway();
+    const backend = createHttpBackend({ url: gw.url });
+    const question = await backend.create(deployInput);
+    const events: string[] = [];
+    const waiting = backend.wait(question.id, {
+      retry: { initialDelayMs: 50, maxDelayMs: 200 },
+      onRetry: ({ attempt }) => events.push(`retry ${attempt}`),
+      onReconnect: () => events.push("reconnected"),
+    });
+    for (let i = 0; i < 250 && !gw.requests.some((r) => r.path.includes("?wait=")); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await gw.down();
+    for (let i = 0; i < 250 && events.length < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    gw.resolve(question.id, "answered", { deploy_target: ["Production"] });
+    await gw.up();
+    expect((await waiting).result).toEqual({
+      status: "answered",
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    expect(events.slice(0, 2)).toEqual(["retry 1", "retry 2"]);
+    expect(events.at(-1)).toBe("reconnected");
+  });
+
+  it("wait on an unknown question is a 404 BackendError", async () => {
+    const gw = await startFakeGateway();
+    expect(await failure(createHttpBackend({ url: gw.url }).wait("nope"))).toMatchObject({
+      status: 404,
+      reason: "not_found",
+    });
   });
 });
