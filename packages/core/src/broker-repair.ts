@@ -1,5 +1,6 @@
 import type { BrokerContext } from "./broker-context.ts";
 import { deliver } from "./broker-deliver.ts";
+import { LIVENESS_TTL_MS, type Liveness } from "./broker-liveness.ts";
 import type { CancelTimer } from "./clock.ts";
 import { describeError } from "./errors.ts";
 import { needsRepair, type QuestionRecord } from "./types.ts";
@@ -12,7 +13,9 @@ const NOT_OURS = { reason: "unknown", message: "" } as const;
  * the questions that need it (an indexed store query), claims each one through the store (a
  * compare-and-set, so among several instances exactly one takes it, and only one that runs the channel),
  * then delivers a stored-but-undelivered prompt (or ends it `undeliverable`) or edits an ended prompt to
- * its summary. Sweeps run at start, every `intervalMs`, and when a claim or a retry falls due.
+ * its summary. Sweeps run at start, every `intervalMs`, and when a claim or a retry falls due. A claim
+ * counts as dead before its time when its owner is gone: a restart of this same instance (another start
+ * under the same `instanceId`), or a broker whose liveness lease ran out or was given up (see `Liveness`).
  */
 export class Repairer {
   private cancel: CancelTimer | undefined;
@@ -23,6 +26,7 @@ export class Repairer {
   constructor(
     private readonly ctx: BrokerContext,
     private readonly intervalMs: number,
+    private readonly liveness: Liveness,
   ) {
     ctx.onRetry = (at) => this.schedule(at);
   }
@@ -64,12 +68,19 @@ export class Repairer {
       for (const record of await ctx.store.list({ needsRepair: true })) {
         if (this.stopped) return;
         if (ctx.delivering.has(record.id)) continue;
+        let gone: string | undefined;
         if (ctx.claimHolds(record.claim, now)) {
-          next = Math.min(next, record.claim.until);
-          continue;
+          const claim = record.claim;
+          if (!(await this.liveness.ownerGone(claim))) {
+            // A living owner: look again when its claim runs out, or sooner in case it dies meanwhile.
+            const check = this.liveness.applies(claim) ? now + LIVENESS_TTL_MS / 2 : claim.until;
+            next = Math.min(next, claim.until, check);
+            continue;
+          }
+          gone = claim.boot;
         }
         if (!this.runsChannelOf(record)) continue;
-        await this.repair(record.id);
+        await this.repair(record.id, gone);
       }
     } catch (error) {
       ctx.logger.error({ err: describeError(error) }, "repair sweep failed");
@@ -89,10 +100,13 @@ export class Repairer {
     );
   }
 
-  private async repair(id: string): Promise<void> {
+  /** Claims and repairs one question; `gone` is the start of a claim's owner found dead. */
+  private async repair(id: string, gone?: string): Promise<void> {
     const { ctx } = this;
     const claimed = await ctx.transition(id, ctx.locale, (current) => {
-      if (!needsRepair(current) || ctx.claimHolds(current.claim)) return NOT_OURS;
+      if (!needsRepair(current)) return NOT_OURS;
+      if (ctx.claimHolds(current.claim) && (gone === undefined || current.claim.boot !== gone))
+        return NOT_OURS;
       current.claim = ctx.claim();
       return current;
     });

@@ -3,6 +3,7 @@ import { BrokerContext, consoleLogger, type Transition } from "./broker-context.
 import { newRecord } from "./broker-create.ts";
 import { deliver } from "./broker-deliver.ts";
 import { handleAction, handleReply } from "./broker-inbound.ts";
+import { Liveness } from "./broker-liveness.ts";
 import { Repairer } from "./broker-repair.ts";
 import type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./broker-types.ts";
 import { systemClock } from "./clock.ts";
@@ -70,7 +71,8 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
     options.instanceId ?? randomBase64Url(9),
     options.claimMs ?? DEFAULT_CLAIM_MS,
   );
-  const repairer = new Repairer(ctx, options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS);
+  const liveness = new Liveness(ctx);
+  const repairer = new Repairer(ctx, options.repairIntervalMs ?? DEFAULT_REPAIR_INTERVAL_MS, liveness);
   const listeners = new Set<(event: AskUserEvent) => void>();
   const waiters = new Map<string, Set<(record: QuestionRecord | Error) => void>>();
   /** `ask()` calls still storing or delivering their question: `close()` rejects them at once. */
@@ -104,6 +106,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   });
 
   const ready = (async () => {
+    await liveness.first;
     const pending = await options.store.list({ status: "pending" });
     const now = clock.now();
     for (const record of pending) {
@@ -117,6 +120,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   /** Stores and delivers an already normalised prompt (`ask` normalises once, before its abort check). */
   async function createRecord(prompt: Prompt, askOptions: AskOptions): Promise<QuestionRecord> {
     if (closed) throw new AskUserError("closed", "The broker is closed.");
+    await liveness.first; // its claim must be one that siblings can see is alive
     const record = await newRecord(
       ctx,
       prompt,
@@ -254,6 +258,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       waiters.clear();
       await ready.catch(() => undefined);
       await ctx.idle(); // deliveries in flight are recorded, summary edits done
+      await liveness.stop(); // what is still claimed by this start is free for any instance now
       listeners.clear();
     },
   };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker.ts";
+import { LIVENESS_TTL_MS } from "../src/broker-liveness.ts";
 import { createMemoryStore } from "../src/memory-store.ts";
 import type { QuestionStore } from "../src/store.ts";
 import { createFakeClock, type FakeClock } from "../src/testing/fake-clock.ts";
@@ -52,7 +53,7 @@ async function killedWhileDelivering(store: QuestionStore, clock: FakeClock, ins
 describe("repair after a restart", () => {
   it("delivers its own half-done prompt at start, not when the dead process's claim runs out", async () => {
     const clock = createFakeClock(T0);
-    const store = createMemoryStore();
+    const store = createMemoryStore({ clock });
     const record = await killedWhileDelivering(store, clock, "gw-1");
     expect(record.claim?.until).toBe(T0 + 30_000);
 
@@ -67,7 +68,7 @@ describe("repair after a restart", () => {
 
   it("edits its own ended prompt to the summary at start", async () => {
     const clock = createFakeClock(T0);
-    const store = createMemoryStore();
+    const store = createMemoryStore({ clock });
     const crashed = createAskUser({
       store,
       channels: [hangingChannel("finalize")],
@@ -91,7 +92,7 @@ describe("repair after a restart", () => {
 
   it("leaves another instance's claim alone until it runs out (several instances keep the claim rules)", async () => {
     const clock = createFakeClock(T0);
-    const store = createMemoryStore();
+    const store = createMemoryStore({ clock });
     const record = await killedWhileDelivering(store, clock, "gw-1");
 
     const channel = recordingChannel();
@@ -107,9 +108,59 @@ describe("repair after a restart", () => {
     expect(channel.delivered.map((d) => d.record.id)).toEqual([record.id]);
   });
 
+  it("repairs a dead sibling's half-done prompt once its liveness lease is gone, long before its claim runs out", async () => {
+    const clock = createFakeClock(T0);
+    const store = createMemoryStore({ clock });
+    // The crashed process's view of the store: once it is dead, nothing it does reaches the store.
+    let dead = false;
+    const itsStore = new Proxy(store, {
+      get(target, key: keyof QuestionStore) {
+        const value = target[key];
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) =>
+          dead ? Promise.reject(new Error("killed")) : (value as (...a: unknown[]) => unknown)(...args);
+      },
+    });
+    const record = await killedWhileDelivering(itsStore, clock, "gw-1");
+    dead = true;
+
+    const channel = recordingChannel();
+    const sibling = start(store, clock, channel, { instanceId: "gw-2" });
+    await sibling.ready;
+    await sibling.idle();
+    expect(channel.delivered).toEqual([]); // its owner may still be alive: its lease holds
+    for (let second = 1; second <= 10 && channel.delivered.length === 0; second++) {
+      await clock.advance(1_000);
+      await sibling.idle();
+    }
+    expect(channel.delivered.map((d) => d.record.id)).toEqual([record.id]);
+    expect(clock.now() - T0).toBeLessThanOrEqual(LIVENESS_TTL_MS + LIVENESS_TTL_MS / 2);
+    expect((await store.get(record.id))?.claim).toBeUndefined();
+  });
+
+  it("lets a sibling take over at once what a broker that closed still claimed", async () => {
+    const clock = createFakeClock(T0);
+    const store = createMemoryStore({ clock });
+    const failing = recordingChannel();
+    failing.finalize = () => Promise.reject(new Error("Slack is down"));
+    const first = start(store, clock, failing, { instanceId: "gw-1" });
+    const asked = await first.create(deployInput, { target: room });
+    await first.answer(asked.id, { deploy_target: "Production" }, { channel: "web", userId: "op" });
+    await first.idle();
+    expect((await store.get(asked.id))?.claim).toMatchObject({ by: "gw-1", until: T0 + 2_000 }); // its retry
+    await first.close();
+
+    const channel = recordingChannel();
+    const sibling = start(store, clock, channel, { instanceId: "gw-2" });
+    await sibling.ready;
+    await sibling.idle();
+    expect(channel.finalized.map((f) => f.record.id)).toEqual([asked.id]);
+    expect(clock.now()).toBe(T0);
+  });
+
   it("never takes over what the same start of the broker is still delivering", async () => {
     const clock = createFakeClock(T0);
-    const store = createMemoryStore();
+    const store = createMemoryStore({ clock });
     const channel = recordingChannel();
     let release: () => void = () => undefined;
     const sent = new Promise<void>((resolve) => {
