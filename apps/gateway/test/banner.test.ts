@@ -45,7 +45,7 @@ describe("the banner on who may answer (SPEC §5)", () => {
 
 /** A channel whose platform answers only when the test lets it (`connect()`); what it sent. */
 function slowPlugin() {
-  let connect = () => undefined as void;
+  let connect: () => void = () => undefined;
   const reachable = new Promise<void>((resolve) => {
     connect = resolve;
   });
