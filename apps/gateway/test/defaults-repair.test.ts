@@ -7,6 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { type RedisServer, startRedisServer } from "@ask-user/testkit/redis";
 import { createFakeTelegram, type FakeTelegram } from "@ask-user/testkit/telegram";
 import { afterEach, describe, expect, it } from "vitest";
 import { kill9, startGatewayProcess } from "../src/testing.ts";
@@ -15,6 +16,7 @@ import { call, deployInput, tempDir } from "./harness.ts";
 const children: ChildProcess[] = [];
 const fakes: FakeTelegram[] = [];
 const servers: Server[] = [];
+const redisServers: Array<RedisServer & { stop(): Promise<void> }> = [];
 afterEach(async () => {
   for (const child of children.splice(0)) await kill9(child);
   for (const fake of fakes.splice(0)) await fake.close();
@@ -22,6 +24,7 @@ afterEach(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+  for (const redis of redisServers.splice(0)) await redis.stop();
 });
 
 /** A gateway process with nothing but `env` set; resolves once it is ready (its banner shows the URL). */
@@ -101,38 +104,54 @@ describe("repair at start with the default settings", () => {
   }, 60_000);
 
   it("text webhook: a prompt whose delivery was cut off by kill -9 is sent within 10 s of the restart", async () => {
-    const received: string[] = [];
-    let hold = true;
-    const server = createServer((req, res: ServerResponse) => {
-      let body = "";
-      req.on("data", (chunk) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        if (hold) return; // a bridge that hangs: the send is cut off with the process
-        received.push(JSON.parse(body).text);
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ messageId: `m${received.length}` }));
-      });
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const env = {
-      ASK_USER_DB: join(tempDir(), "gateway.db"),
-      ASK_USER_TEXT_WEBHOOK_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    };
-    const first = await start(env);
-    let requests = 0;
-    server.on("request", () => requests++);
-    const asked = call(`${first.url}/v1/questions`, "POST", { ...deployInput, target: "text:alice" });
-    asked.catch(() => undefined);
-    await within(() => requests === 1, Date.now());
-    await kill9(first.child);
-    hold = false;
+    const ms = await textRestart({ ASK_USER_DB: join(tempDir(), "gateway.db") });
+    expect(ms).toBeLessThan(REPAIR_BOUND_MS);
+  }, 60_000);
 
-    const second = await start(env);
-    const { ms } = await within(() => received.length === 1, second.readyAt);
-    expect(received[0]).toContain(QUESTION);
+  it("text webhook on Redis (a new random instance id per start): sent within 10 s of the restart", async () => {
+    const redis = await startRedisServer();
+    redisServers.push(redis);
+    const ms = await textRestart({ ASK_USER_REDIS_URL: redis.url });
     expect(ms).toBeLessThan(REPAIR_BOUND_MS);
   }, 60_000);
 });
+
+/**
+ * A gateway on `store` with the text channel is killed while its webhook holds the prompt's POST open;
+ * a new one starts on the same store. How long after it is ready the prompt arrives.
+ */
+async function textRestart(store: Record<string, string>): Promise<number> {
+  const received: string[] = [];
+  let hold = true;
+  const server = createServer((req, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      if (hold) return; // a bridge that hangs: the send is cut off with the process
+      received.push(JSON.parse(body).text);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ messageId: `m${received.length}` }));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const env = {
+    ...store,
+    ASK_USER_TEXT_WEBHOOK_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+  };
+  const first = await start(env);
+  let requests = 0;
+  server.on("request", () => requests++);
+  const asked = call(`${first.url}/v1/questions`, "POST", { ...deployInput, target: "text:alice" });
+  asked.catch(() => undefined);
+  await within(() => requests === 1, Date.now());
+  await kill9(first.child);
+  hold = false;
+
+  const second = await start(env);
+  const { ms } = await within(() => received.length === 1, second.readyAt);
+  expect(received[0]).toContain(QUESTION);
+  return ms;
+}
