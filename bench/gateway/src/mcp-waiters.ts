@@ -249,11 +249,16 @@ async function longPollRun(): Promise<{ perWaiter: number; latencies: number[] }
     });
     const before = await settle(pid);
     const results = new Map<string, Promise<number>>();
-    for (const id of ids) {
-      results.set(
-        id,
-        send(`${gateway.url}/v1/questions/${id}?wait=300`, "GET", undefined).then(() => performance.now()),
-      );
+    // Opened in batches: ten thousand connects at once overflow the listen backlog.
+    for (let start = 0; start < ids.length; start += OPENING_CONCURRENCY) {
+      for (const id of ids.slice(start, start + OPENING_CONCURRENCY)) {
+        const done = send(`${gateway.url}/v1/questions/${id}?wait=300`, "GET", undefined).then(() =>
+          performance.now(),
+        );
+        done.catch((error: unknown) => console.error(`long poll ${id}:`, error));
+        results.set(id, done);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await new Promise((resolve) => setTimeout(resolve, 2000)); // every poll reached the gateway
     const during = await settle(pid);
