@@ -5,8 +5,10 @@ import {
   type ChannelPlugin,
   InvalidChannelConfigError,
   isChannelPlugin,
+  type QuestionStore,
 } from "@ask-user/core";
 import type { Logger } from "pino";
+import type { SupervisedChannel } from "./channel-supervisor.ts";
 
 /**
  * The channels the gateway can run, as module names: each exports a core `ChannelPlugin` named
@@ -119,4 +121,29 @@ export function warnAboutListen(instance: ChannelInstance, logger: Logger): void
     { channel: channel.name, host: listen.host, port: listen.port },
     `${channel.name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${channel.name} on its own port`,
   );
+}
+
+/** Resolves once no channel is connecting any more (each connected, retrying or stopped), or after `ms`. */
+export async function settledAll(channels: readonly SupervisedChannel[], ms: number): Promise<void> {
+  await Promise.all(channels.map((supervised) => supervised.settled(ms)));
+}
+
+/**
+ * The store as the broker sees it: its repair sweep (the listing of questions that need repair) first
+ * waits for `settled` — the channels' attempts in progress — so that a prompt stored but not delivered
+ * before a crash is delivered by the connected channel, with its buttons, rather than by a channel that
+ * does not exist yet. Everything else goes to the store as it is.
+ */
+export function repairAfterChannels(store: QuestionStore, settled: () => Promise<void>): QuestionStore {
+  const list: QuestionStore["list"] = async (filter, page) => {
+    if (filter?.needsRepair) await settled();
+    return store.list(filter, page);
+  };
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "list") return list;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

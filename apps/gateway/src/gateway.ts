@@ -11,8 +11,20 @@ import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
-import { type ChannelStatus, type SupervisedChannel, superviseChannel } from "./channel-supervisor.ts";
-import { loadChannelPlugins, stopChannels, turnOnHints, warnAboutListen } from "./channels.ts";
+import {
+  type ChannelStatus,
+  DELIVER_WAIT_MS,
+  type SupervisedChannel,
+  superviseChannel,
+} from "./channel-supervisor.ts";
+import {
+  loadChannelPlugins,
+  repairAfterChannels,
+  settledAll,
+  stopChannels,
+  turnOnHints,
+  warnAboutListen,
+} from "./channels.ts";
 import { type GatewayConfig, readGatewayConfig } from "./config.ts";
 import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/server.ts";
 import { createLocalBackend } from "./local-backend.ts";
@@ -119,7 +131,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   };
   try {
     broker = createAskUser({
-      store,
+      // Repairs at start wait for the channels' first attempts: a stored prompt goes out with the
+      // channel's real controls, not the placeholder's.
+      store: repairAfterChannels(store, () => settledAll(channels, DELIVER_WAIT_MS)),
       channels: channels.map((supervised) => supervised.channel),
       locale: config.locale,
       answerers: config.answerers,
@@ -128,7 +142,6 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    await broker.ready;
   } catch (error) {
     await abandon();
     throw error;
@@ -173,11 +186,16 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     await abandon(); // the port is taken, or not ours
     throw error;
   }
-  // Serving: the channels connect in the background; wait a little for their first attempts.
+  // Serving: the channels connect in the background; wait a little for their first attempts, and for
+  // the recovery of pending questions.
   for (const supervised of channels) await supervised.initialize(liveBroker);
-  await Promise.all(
-    channels.map((supervised) => supervised.settled(options.channelWaitMs ?? CHANNEL_WAIT_MS)),
-  );
+  try {
+    await Promise.all([settledAll(channels, options.channelWaitMs ?? CHANNEL_WAIT_MS), liveBroker.ready]);
+  } catch (error) {
+    await http.close();
+    await abandon();
+    throw error;
+  }
   const address = http.server.address() as AddressInfo;
   port = address.port;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
