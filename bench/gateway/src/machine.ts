@@ -23,9 +23,15 @@ export function rssBytes(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
-/** User + system CPU time process `pid` has used so far (every thread), in microseconds. */
-export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/**
+ * User + system CPU time process `pid` has used so far, in microseconds: every thread, or only thread
+ * `tid` (the main thread's id is the process's).
+ */
+export function cpuMicros(pid: number, tid?: number): number {
+  const stat = readFileSync(
+    tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+    "utf8",
+  );
   // The fields after the command name (which may hold spaces) in parentheses: utime is the 12th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;

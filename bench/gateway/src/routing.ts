@@ -15,7 +15,8 @@ import {
 import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import { startRedisServer } from "@ask-user/testkit/redis";
-import { percentile } from "./stats.ts";
+import { print } from "./report.ts";
+import { fmt, percentile, row } from "./stats.ts";
 
 const ENDED = 100_000;
 const REPLIES = 300;
@@ -141,5 +142,19 @@ export async function routingFigures(dir: string): Promise<RoutingFigure[]> {
   } finally {
     await redis.close();
     await server.stop();
+  }
+}
+
+/** Prints the routing figures, on SQLite and on Redis. */
+export async function routingSection(dir: string): Promise<void> {
+  for (const figure of await routingFigures(dir)) {
+    print(
+      row(
+        `route a reply, 100,000 ended in the chat (${figure.store}), p50`,
+        figure.busyMs * 1000,
+        "µs",
+        `   (none ended: ${fmt(figure.quietMs * 1000)} µs; ratio ${(figure.busyMs / figure.quietMs).toFixed(2)}; goal ≤ 2; p99 ${fmt(figure.busyP99Ms, 1)} vs ${fmt(figure.quietP99Ms, 1)} ms; the routing read alone ${fmt(figure.busyReadMs * 1000)} vs ${fmt(figure.quietReadMs * 1000)} µs)`,
+      ),
+    );
   }
 }

@@ -1,72 +1,96 @@
 /**
- * The gateway's benchmarks (`pnpm bench`): each figure beside its baseline as a ratio, in one run.
- * Results go to `results/latest.txt`.
+ * The gateway's benchmarks (`pnpm bench`): each figure beside its baseline and its goal, in one run,
+ * the machine's load printed at the start and end of every section. A full run writes the report to
+ * `results/latest.txt`; naming sections runs only those (and writes nothing):
+ *
+ *   pnpm --filter @ask-user/bench-gateway bench -- waiters --waiters=10000
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { httpFigure, type Measured } from "./http.ts";
+import { fileURLToPath } from "node:url";
+import { httpSection } from "./http.ts";
+import { longPollFigures } from "./long-poll.ts";
+import { load } from "./machine.ts";
+import { mcpFigures } from "./mcp.ts";
+import { profileFigures } from "./profile.ts";
 import { reloadFigures } from "./reload.ts";
-import { routingFigures } from "./routing.ts";
+import { print, printed } from "./report.ts";
+import { routingSection } from "./routing.ts";
+import { scaleFigures } from "./scale.ts";
 import { sqliteFigures } from "./sqlite.ts";
-import { fmt, row } from "./stats.ts";
 
 const CLIENTS = 16;
 const CYCLES = 4_000;
-const dir = mkdtempSync(join(tmpdir(), "ask-user-bench-"));
-const indent = "".padEnd(52);
-const started = performance.now();
 
-console.log(`# gateway benchmarks — ${new Date().toISOString()}`);
-console.log(
-  `# machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${os.loadavg()[0]?.toFixed(2)}`,
-);
-console.log("");
+const usage = `usage: run.ts [section …] [--waiters=N] [--mcp=N]
+  sections: http, profile, scale, waiters (= long-poll and mcp), long-poll, mcp, sqlite, reload, routing
+  --waiters=N  long-poll waiters at once (default 5,000)    --mcp=N  MCP sessions (default 10,000)`;
 
-// 1. create → answer over HTTP, against a bare node:http server doing the same round trips (2 a cycle).
-{
-  const figure = await httpFigure(dir, CLIENTS, CYCLES);
-  const { bare, hono, memoryStore, inMemory, durable } = figure;
-  const ratio = durable.perSecond / bare.perSecond;
-  console.log(
-    row(
-      `HTTP create→answer cycles (SQLite, ${CLIENTS} clients)`,
-      durable.perSecond,
-      "cycles/s",
-      `   (bare node:http: ${fmt(bare.perSecond)}/s; ratio ${ratio.toFixed(3)}; goal ≥ 0.5)`,
-    ),
-  );
-  const cpu = (m: Measured) => `${fmt(m.cpuMicros)} µs`;
-  const of = (m: Measured) =>
-    `${cpu(m)} (${fmt(m.perSecond)}/s, ${(m.perSecond / bare.perSecond).toFixed(2)}×)`;
-  console.log(
-    `${indent} CPU per cycle (client included, every thread) and throughput: bare node:http ${of(bare)}, Hono on @hono/node-server doing nothing ${of(hono)}, the gateway on core's memory store ${of(memoryStore)}, on SQLite :memory: ${of(inMemory)}, on a SQLite file ${cpu(durable)}`,
-  );
-  if (ratio < 0.5) {
-    console.log(
-      `${indent} why below 0.5: the HTTP layer and broker alone (core's memory store) reach ${(memoryStore.perSecond / bare.perSecond).toFixed(2)}× bare at ${cpu(memoryStore)} a cycle against ${cpu(hono)} for the framework doing nothing; on a SQLite file each cycle also waits for two group commits in turn (create, then answer), each an fsync shared by at most ${CLIENTS} requests in flight, and the writer thread's CPU (${cpu(durable)} a cycle in all) competes with the event loop for the two cores`,
-    );
+function parseArgs(argv: string[]) {
+  const all = ["http", "profile", "scale", "long-poll", "mcp", "sqlite", "reload", "routing"];
+  const chosen = new Set<string>();
+  let waiters = 5_000;
+  let mcp = 10_000;
+  const count = (text: string | undefined, flag: string) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number ≥ 1\n${usage}`);
+    return n;
+  };
+  for (const arg of argv) {
+    if (arg === "--") continue;
+    const [flag, value] = arg.split("=", 2);
+    if (flag === "--waiters") waiters = count(value, "--waiters");
+    else if (flag === "--mcp") mcp = count(value, "--mcp");
+    else if (arg === "waiters") for (const name of ["long-poll", "mcp"]) chosen.add(name);
+    else if (all.includes(arg)) chosen.add(arg);
+    else throw new Error(`unknown argument ${arg}\n${usage}`);
   }
+  const sections = chosen.size === 0 ? all : all.filter((name) => chosen.has(name));
+  return { sections, full: chosen.size === 0, waiters, mcp };
 }
 
-// 2. The SQLite store: durable transitions, the event loop under load, reads, a held lock.
-await sqliteFigures(dir);
-
-// 3. Reloading 100,000 pending questions at start.
-await reloadFigures(dir);
-
-// 4. Reply routing with 100,000 ended questions in the conversation, on SQLite and Redis.
-for (const figure of await routingFigures(dir)) {
-  console.log(
-    row(
-      `route a reply, 100,000 ended in the chat (${figure.store}), p50`,
-      figure.busyMs * 1000,
-      "µs",
-      `   (none ended: ${fmt(figure.quietMs * 1000)} µs; ratio ${(figure.busyMs / figure.quietMs).toFixed(2)}; goal ≤ 2; p99 ${fmt(figure.busyP99Ms, 1)} vs ${fmt(figure.quietP99Ms, 1)} ms; the routing read alone ${fmt(figure.busyReadMs * 1000)} vs ${fmt(figure.quietReadMs * 1000)} µs)`,
-    ),
-  );
+let args: ReturnType<typeof parseArgs>;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
 }
 
-rmSync(dir, { recursive: true, force: true });
-console.log("");
-console.log(`# ${((performance.now() - started) / 1000).toFixed(0)} s`);
+const dir = mkdtempSync(join(tmpdir(), "ask-user-bench-"));
+const started = performance.now();
+const cpu = os.cpus();
+print(
+  `# gateway benchmarks — ${new Date().toISOString()}${args.full ? "" : ` — sections: ${args.sections.join(", ")}`}`,
+);
+print(
+  `# machine: ${cpu.length} × ${cpu[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${load()}`,
+);
+print("");
+
+const sections: Record<string, [string, () => Promise<void>]> = {
+  http: ["HTTP create→answer, in process", () => httpSection(dir, CLIENTS, CYCLES)],
+  profile: ["where the gateway's time goes, per route", () => profileFigures(dir, CLIENTS, CYCLES)],
+  scale: ["scale-out over one redis-server", () => scaleFigures(CLIENTS, CYCLES)],
+  "long-poll": [`long-poll waiters, ${args.waiters} at once`, () => longPollFigures(dir, args.waiters)],
+  mcp: [`MCP waiters, ${args.mcp} sessions`, () => mcpFigures(args.mcp)],
+  sqlite: ["the SQLite store", () => sqliteFigures(dir)],
+  reload: ["reloading pending questions at start", () => reloadFigures(dir)],
+  routing: ["reply routing", () => routingSection(dir)],
+};
+
+try {
+  for (const name of args.sections) {
+    const [title, work] = sections[name] as [string, () => Promise<void>];
+    const start = performance.now();
+    print(`## ${name}: ${title} — start: ${load()}`);
+    await work();
+    print(`## ${name} done in ${((performance.now() - start) / 1000).toFixed(0)} s — end: ${load()}`);
+    print("");
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+print(`# ${((performance.now() - started) / 1000).toFixed(0)} s`);
+if (args.full) writeFileSync(fileURLToPath(new URL("../results/latest.txt", import.meta.url)), printed());

@@ -1,0 +1,131 @@
+/**
+ * Where the gateway's own time goes, per route: a gateway on a SQLite file in a child process
+ * (`profile-gateway.ts`), warmed up with create→answer cycles, then profiled with node:inspector while
+ * 16 clients only create, and again while they only answer what was created. Each route's CPU time per
+ * request (every thread of the child) and its main thread's self time by package, file and function.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Child, spawnNode } from "./children.ts";
+import { type ProfileSummary, shares } from "./cpu-profile.ts";
+import { httpClient } from "./http.ts";
+import { cpuMicros } from "./machine.ts";
+import { print } from "./report.ts";
+import { fmt, rate } from "./stats.ts";
+
+const WARM_UP = 2_000;
+const input = {
+  questions: [
+    {
+      id: "deploy_target",
+      header: "Deploy",
+      question: "Where should I deploy?",
+      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
+    },
+  ],
+};
+const answer = { answers: { deploy_target: ["Production"] } };
+
+/** The next IPC message of `child` that `accept` takes; rejects after `timeoutMs` or if it exits. */
+function nextMessage<T>(
+  child: Child,
+  accept: (message: unknown) => T | undefined,
+  timeoutMs = 60_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      const value = accept(message);
+      if (value === undefined) return;
+      done();
+      resolve(value);
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`the profiled gateway exited (${code}):\n${child.output()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the profiled gateway did not answer within ${timeoutMs} ms:\n${child.output()}`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      child.child.off("message", onMessage);
+      child.child.off("exit", onExit);
+    };
+    child.child.on("message", onMessage);
+    child.child.once("exit", onExit);
+  });
+}
+
+interface RouteProfile {
+  summary: ProfileSummary;
+  /** CPU time of the gateway process over the route's requests: every thread, and its main thread. */
+  cpuMicros: number;
+  mainMicros: number;
+  perSecond: number;
+}
+
+/** Prints the per-route profile of `count` requests per route with `clients` concurrent clients. */
+export async function profileFigures(dir: string, clients: number, count: number): Promise<void> {
+  const script = fileURLToPath(new URL("profile-gateway.ts", import.meta.url));
+  const gateway = spawnNode([script, join(dir, "profile.db")], { ipc: true });
+  const client = httpClient(clients);
+  try {
+    const url = await nextMessage(gateway, (m) => (m as { url?: string }).url);
+    const create = async () => {
+      const created = await client.post(`${url}/v1/questions`, input);
+      if (created.status !== 201 || !created.json?.id) throw new Error(`create failed: ${created.status}`);
+      return created.json.id;
+    };
+    const answerOf = async (id: string) => {
+      const answered = await client.post(`${url}/v1/questions/${id}/answer`, answer);
+      if (answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
+    };
+    await rate(WARM_UP, clients, async () => answerOf(await create()));
+
+    const profiled = async (work: (i: number) => Promise<void>): Promise<RouteProfile> => {
+      gateway.child.send("start");
+      await nextMessage(gateway, (m) => (m === "started" ? true : undefined));
+      const [cpu, main] = [cpuMicros(gateway.pid), cpuMicros(gateway.pid, gateway.pid)];
+      const perSecond = await rate(count, clients, work);
+      const used = {
+        cpuMicros: cpuMicros(gateway.pid) - cpu,
+        mainMicros: cpuMicros(gateway.pid, gateway.pid) - main,
+      };
+      gateway.child.send("stop");
+      const { summary } = await nextMessage(gateway, (m) =>
+        typeof m === "object" && m !== null && "summary" in m
+          ? (m as { summary: ProfileSummary })
+          : undefined,
+      );
+      return { summary, ...used, perSecond };
+    };
+    const ids: string[] = [];
+    const creates = await profiled(async (i) => {
+      ids[i] = await create();
+    });
+    const answers = await profiled(async (i) => answerOf(ids[i] as string));
+    gateway.child.send("close");
+
+    print(
+      `where the gateway's time goes: a child gateway on a SQLite file, ${fmt(count)} requests per route from ${clients} clients after ${fmt(WARM_UP)} cycles of warm-up; node:inspector samples its main thread`,
+    );
+    for (const [route, figure] of [
+      ["POST /v1/questions (create)", creates],
+      ["POST /v1/questions/:id/answer", answers],
+    ] as const) {
+      const { summary } = figure;
+      const busy = summary.busyMicros;
+      const perRequest = (micros: number) => `${fmt(micros / count)} µs`;
+      print(
+        `  ${route}: ${perRequest(figure.cpuMicros)} CPU per request in the gateway process, of which the main thread ${perRequest(figure.mainMicros)} and the other threads (the SQLite writer, GC helpers, libuv) ${perRequest(figure.cpuMicros - figure.mainMicros)}; ${fmt(figure.perSecond)} requests/s. The main thread's samples (${fmt(busy / 1000)} ms busy):`,
+      );
+      print(`    main thread by package: ${shares(summary.byPackage, busy, 8)}`);
+      print(`    by file: ${shares(summary.byFile, busy, 8)}`);
+      print(`    top functions (self time): ${shares(summary.byFunction, busy, 10)}`);
+    }
+  } finally {
+    client.close();
+    await gateway.kill();
+  }
+}
