@@ -113,7 +113,7 @@ export interface World {
 /** Starts the world: one store, one clock, one platform, two brokers letting anyone in the room answer. */
 export function createWorld(): World {
   const clock = createFakeClock(T0);
-  const store = createMemoryStore();
+  const store = createMemoryStore({ clock }); // leases (brokers' liveness) on the same clock
   const platform = createPlatform();
   const logger = recordingLogger();
   const started: AskUserBroker[] = [];
