@@ -30,6 +30,7 @@ import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/s
 import { createLocalBackend } from "./local-backend.ts";
 import { createLogger } from "./log.ts";
 import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
+import { lockStoreFile } from "./store-lock.ts";
 
 const DAY_MS = 86_400_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
@@ -98,8 +99,24 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const { config, channels: enabled } = readGatewayConfig(env, plugins);
   const logger = options.logger ?? createLogger(config.logLevel);
 
-  const store = options.store ?? (await openStore(config, logger));
-  const closeStore = options.store ? async () => undefined : () => store.close();
+  // One gateway per SQLite file (several instances share Redis instead): refused before it is opened.
+  const lock =
+    options.store === undefined && config.redisUrl === undefined ? lockStoreFile(config.dbPath) : undefined;
+  const store =
+    options.store ??
+    (await openStore(config, logger).catch((error: unknown) => {
+      lock?.release();
+      throw error;
+    }));
+  const closeStore = options.store
+    ? async () => undefined
+    : async () => {
+        try {
+          await store.close();
+        } finally {
+          lock?.release();
+        }
+      };
   const instanceId = config.instanceId ?? randomUUID();
   // Each channel's webhook is mounted at once (503 until its instance exists); replies through
   // /v1/channels/<name>/inbound once an instance says it takes them that way.
@@ -198,6 +215,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   }
   const address = http.server.address() as AddressInfo;
   port = address.port;
+  lock?.setPort(port);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 

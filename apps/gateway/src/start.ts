@@ -7,6 +7,7 @@ import { type RunningGateway, startGateway } from "./gateway.ts";
 import { webDistDir } from "./http/static.ts";
 import { DEFAULT_GATEWAY_URL } from "./http-client.ts";
 import { logActivity } from "./log.ts";
+import { StoreLockedError } from "./store-lock.ts";
 
 /** Where `ask-user start` writes. */
 export interface StartIo {
@@ -130,8 +131,9 @@ export async function runStart(
   try {
     gateway = await startGateway({ env: io.env, channelWaitMs: BANNER_CHANNEL_WAIT_MS });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StoreLockedError) {
       io.stderr.write(`${error.message}\n`);
+      if (error instanceof StoreLockedError) return 1;
       return 2;
     }
     const code = (error as { code?: string }).code;
