@@ -176,6 +176,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const mcp = createMcpHttpHandler({
     backend,
     ...(config.defaultTarget ? { defaultTarget: config.defaultTarget } : {}),
+    // A task lives as long as its question is kept.
+    ...(config.retentionDays > 0 ? { taskRetentionMs: config.retentionDays * DAY_MS } : {}),
     transportSecurity: () => (ownNames ? mcpTransportSecurity(ownNames, port) : undefined),
   });
   const http = createHttpServer({
