@@ -19,6 +19,7 @@ import { print, printed } from "./report.ts";
 import { routingSection } from "./routing.ts";
 import { scaleFigures } from "./scale.ts";
 import { sqliteFigures } from "./sqlite.ts";
+import { fmt } from "./stats.ts";
 
 const CLIENTS = 16;
 const CYCLES = 4_000;
@@ -73,8 +74,8 @@ const sections: Record<string, [string, () => Promise<void>]> = {
   http: ["HTTP create→answer, in process", () => httpSection(dir, CLIENTS, CYCLES)],
   profile: ["where the gateway's time goes, per route", () => profileFigures(dir, CLIENTS, CYCLES)],
   scale: ["scale-out over one redis-server", () => scaleFigures(CLIENTS, CYCLES)],
-  "long-poll": [`long-poll waiters, ${args.waiters} at once`, () => longPollFigures(dir, args.waiters)],
-  mcp: [`MCP waiters, ${args.mcp} sessions`, () => mcpFigures(args.mcp)],
+  "long-poll": [`long-poll waiters, ${fmt(args.waiters)} at once`, () => longPollFigures(dir, args.waiters)],
+  mcp: [`MCP waiters, ${fmt(args.mcp)} sessions`, () => mcpFigures(args.mcp)],
   sqlite: ["the SQLite store", () => sqliteFigures(dir)],
   reload: ["reloading pending questions at start", () => reloadFigures(dir)],
   routing: ["reply routing", () => routingSection(dir)],
