@@ -39,6 +39,12 @@ export interface GatewayConfig {
    * its own (`startGateway({ store })`) does not use the file, so it should not use that id either.
    */
   instanceIdDerived: boolean;
+  /**
+   * Memory the MCP endpoint may spend on open sessions and waiting calls, in MiB
+   * (`ASK_USER_MCP_MEMORY_MB`); undefined: the endpoint's default (512 MiB). Past it a new session is
+   * refused with 503 and `Retry-After` (idle sessions are closed first).
+   */
+  mcpMemoryMb: number | undefined;
 }
 
 /**
@@ -160,6 +166,14 @@ export function loadConfig(
     problems.push(`ASK_USER_INSTANCE_ID must be 1-100 letters, digits or . _ : -, not "${instanceId}".`);
   }
 
+  const mcpMemoryText = value("ASK_USER_MCP_MEMORY_MB");
+  const mcpMemoryMb = mcpMemoryText === undefined ? undefined : Number(mcpMemoryText);
+  if (mcpMemoryText !== undefined && (!/^\d+$/.test(mcpMemoryText) || Number(mcpMemoryText) < 1)) {
+    problems.push(
+      `ASK_USER_MCP_MEMORY_MB must be a whole number of MiB of at least 1 (default 512), not "${mcpMemoryText}".`,
+    );
+  }
+
   const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
@@ -182,6 +196,7 @@ export function loadConfig(
     claimSeconds,
     instanceId: instanceId ?? derivedId,
     instanceIdDerived: derivedId !== undefined,
+    mcpMemoryMb,
   };
 }
 

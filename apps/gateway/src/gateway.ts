@@ -117,7 +117,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
           lock?.release();
         }
       };
-  const instanceId = config.instanceId ?? randomUUID();
+  // The id derived from the SQLite file is not this gateway's when it runs on a store of the caller's.
+  const instanceId =
+    (options.store && config.instanceIdDerived ? undefined : config.instanceId) ?? randomUUID();
   // Each channel's webhook is mounted at once (503 until its instance exists); replies through
   // /v1/channels/<name>/inbound once an instance says it takes them that way.
   const webhooks = new Map<string, WebhookHandler>();
@@ -178,6 +180,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     ...(config.defaultTarget ? { defaultTarget: config.defaultTarget } : {}),
     // A task lives as long as its question is kept.
     ...(config.retentionDays > 0 ? { taskRetentionMs: config.retentionDays * DAY_MS } : {}),
+    ...(config.mcpMemoryMb ? { memoryBudgetBytes: config.mcpMemoryMb * 1024 * 1024 } : {}),
     transportSecurity: () => (ownNames ? mcpTransportSecurity(ownNames, port) : undefined),
   });
   const http = createHttpServer({

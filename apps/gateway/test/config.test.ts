@@ -27,6 +27,7 @@ describe("configuration from the environment", () => {
       claimSeconds: 30,
       instanceId: sqliteInstanceId(".ask-user/ask-user.db"),
       instanceIdDerived: true,
+      mcpMemoryMb: undefined,
     });
   });
 
@@ -51,6 +52,15 @@ describe("configuration from the environment", () => {
     });
     for (const env of [{ ASK_USER_REDIS_URL: "redis://127.0.0.1:6379" }, { ASK_USER_DB: ":memory:" }]) {
       expect(loadConfig(env, [])).toMatchObject({ instanceId: undefined, instanceIdDerived: false });
+    }
+  });
+
+  it("reads the MCP memory budget in MiB and refuses one that is not a whole number from 1", () => {
+    expect(loadConfig({ ASK_USER_MCP_MEMORY_MB: "64" }, []).mcpMemoryMb).toBe(64);
+    for (const value of ["0", "1.5", "lots"]) {
+      expect(() => loadConfig({ ASK_USER_MCP_MEMORY_MB: value }, [])).toThrow(
+        `ASK_USER_MCP_MEMORY_MB must be a whole number of MiB of at least 1 (default 512), not "${value}".`,
+      );
     }
   });
 
