@@ -39,7 +39,7 @@ export interface StoreLock {
 }
 
 /**
- * Another live gateway holds the database (code `store_failure`): `holder` is what its lock file says.
+ * Another live gateway holds the database (code `store_locked`): `holder` is what its lock file says.
  * The message is one line that names it and says what to do.
  */
 export class StoreLockedError extends AskUserError {
@@ -52,7 +52,7 @@ export class StoreLockedError extends AskUserError {
     const where = holder.host === hostname() ? "" : ` on ${holder.host}`;
     const port = holder.port === undefined ? "" : `, port ${holder.port}`;
     super(
-      "store_failure",
+      "store_locked",
       `Another ask-user gateway (pid ${holder.pid}${where}${port}) is already using ${dbPath}; ` +
         "stop it first, or use ASK_USER_REDIS_URL to run several instances.",
     );

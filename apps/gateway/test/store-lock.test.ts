@@ -84,7 +84,7 @@ describe("the SQLite file's lock", () => {
     const child = await holdInAnotherProcess(db, 7310);
     const error = refusal(db);
     expect(error).toBeInstanceOf(AskUserError);
-    expect(error.code).toBe("store_failure");
+    expect(error.code).toBe("store_locked");
     expect(error.holder).toMatchObject({ pid: child.pid, port: 7310, host: hostname() });
     expect(error.message).toBe(
       `Another ask-user gateway (pid ${child.pid}, port 7310) is already using ${db}; ` +

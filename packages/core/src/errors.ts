@@ -5,6 +5,7 @@ export type AskUserErrorCode =
   | "unknown_channel"
   | "store_conflict"
   | "store_failure"
+  | "store_locked" // the store's file is held by another running gateway
   | "delivery_failed"
   | "channel_refused"
   | "channel_unreachable"
