@@ -75,5 +75,10 @@ export async function settled(
     const window = now.at - first.at;
     if (window >= quietMs && now.cpu - first.cpu <= window * 1000 * 0.02 && ready()) return;
   }
-  throw new Error(`${what}: not settled within ${fmt(timeoutMs)} ms`);
+  const last = samples.at(-1);
+  const first = samples[0];
+  const cpu = last && first ? ((last.cpu - first.cpu) / 1000 / (last.at - first.at)) * 100 : Number.NaN;
+  throw new Error(
+    `${what}: not settled within ${fmt(timeoutMs)} ms (${fmt(cpu, 1)}% of a core over the last ${fmt(quietMs)} ms; ready: ${ready()}, ${openFiles(pid)} files open)`,
+  );
 }
