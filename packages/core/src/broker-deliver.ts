@@ -30,6 +30,7 @@ async function deliverOnce(
   try {
     if (!channel)
       throw new AskUserError("unknown_channel", `No channel named "${target.channel}" is running.`);
+    await channel.ready?.(); // a channel still connecting: its own capabilities, not placeholders
     const first = record.prompt.questions[0];
     const single = record.prompt.questions.length === 1 && first?.multiSelect === false;
     // One button per option, plus Other… and Skip: a prompt over the channel's limit goes as text.
@@ -48,6 +49,9 @@ async function deliverOnce(
       text,
       buttons: single && fits && channel.capabilities.buttons,
       ...(forName === undefined ? {} : { forName }),
+      // A new record is version 1 (the store's contract): a later one was claimed again by repair, and
+      // an attempt before the crash may have reached the platform.
+      ...(record.version > 1 ? { resend: true } : {}),
     });
   } catch (error) {
     const result = await ctx.resolve(

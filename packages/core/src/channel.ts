@@ -38,6 +38,13 @@ export interface DeliverRequest {
    * line (SPEC §6; already in `text`). Channels that render their own prompt show it too.
    */
   forName?: string;
+  /**
+   * True when an earlier attempt to deliver this prompt may have reached the platform unheard: repair
+   * is delivering a question stored before (after a crash, or an attempt whose answer was lost). A
+   * channel that can find its own earlier message (Slack: the message metadata it posts with) should
+   * return that message instead of posting a second prompt.
+   */
+  resend?: boolean;
 }
 
 /** Where a delivered message lives; the conversation defaults to the target's. */
@@ -90,6 +97,12 @@ export interface Notice {
 export interface Channel {
   readonly name: string;
   readonly capabilities: ChannelCapabilities;
+  /**
+   * Resolves once `capabilities` are the channel's own (a channel still connecting may show
+   * placeholder ones). The broker awaits it before it reads them for a delivery; it should be bounded
+   * (a channel that never gets ready still resolves, or rejects with why).
+   */
+  ready?(): Promise<void>;
   /** Sends the prompt to `record.target`; returns the message reference kept in the store. */
   deliver(request: DeliverRequest): Promise<DeliveryRef>;
   /** Edits a delivered message to the summary and removes its controls. */
