@@ -8,7 +8,8 @@
  * The broker gets the supervised channel's `channel` at once: it forwards to the instance as soon as one
  * exists, and a prompt for a channel that is not connected ends `undeliverable` at once with the reason
  * (SPEC §4) — after waiting up to {@link DELIVER_WAIT_MS} when an attempt is in progress (a gateway that
- * just started, repairing a stored question).
+ * just started, repairing a stored question). Its `ready` waits the same way, so that the broker reads
+ * the instance's capabilities (buttons), not the placeholder's, for a prompt asked meanwhile.
  */
 import {
   type AskUserBroker,
@@ -147,8 +148,16 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
     });
   };
 
-  const deliver = async (request: DeliverRequest): Promise<DeliveryRef> => {
+  /**
+   * The broker awaits it before it reads `capabilities` for a delivery: an attempt in progress (up to
+   * {@link DELIVER_WAIT_MS}) gives the instance's own capabilities (buttons) instead of the placeholder's.
+   */
+  const ready = async (): Promise<void> => {
     if (state === "connecting") await settled(DELIVER_WAIT_MS);
+  };
+
+  const deliver = async (request: DeliverRequest): Promise<DeliveryRef> => {
+    await ready();
     if (state !== "connected" || !current) throw notConnected();
     return current.channel.deliver(request);
   };
@@ -157,6 +166,7 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
   const placeholder: Channel = {
     name,
     capabilities: { buttons: false, edit: false, privateNotices: false },
+    ready,
     deliver,
     finalize: () => Promise.reject(notConnected()),
     notify: () => Promise.reject(notConnected()),
@@ -164,6 +174,7 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
   const channel = new Proxy(placeholder, {
     get(target, key) {
       if (key === "deliver") return deliver;
+      if (key === "ready") return ready; // the supervisor's, whatever the instance has
       if (key === "name") return name; // the broker knows it by the plugin's name from the start
       const real = current?.channel;
       if (!real) return Reflect.get(target, key);
