@@ -2,7 +2,8 @@ import type { Answers, PublicQuestion } from "@ask-user/core";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { errorMessage, GatewayApi, storeToken } from "./api.ts";
 import { type Draft, newDraft } from "./draft.ts";
-import { History } from "./history.tsx";
+import { History, type HistoryFilter, HistoryToolbar } from "./history.tsx";
+import { useMediaQuery, useNotifications, usePendingTitle } from "./hooks.ts";
 import type { PanelStrings } from "./i18n.ts";
 import { Panel } from "./panel.tsx";
 import { byCreation, isOpen, merge, type QuestionMap } from "./questions.ts";
@@ -37,7 +38,15 @@ export function App({ strings, token, storage }: AppProps) {
   const [busy, setBusy] = useState(false);
   const [panelError, setPanelError] = useState<string | undefined>();
   const [announcement, setAnnouncement] = useState("");
-  const stacked = useMediaQuery("(max-width: 640px)");
+  const phone = useMediaQuery("(max-width: 640px)");
+  const [selected, setSelected] = useState<string | undefined>();
+  const [filter, setFilter] = useState<HistoryFilter>({ status: "all", text: "" });
+  const notifications = useNotifications(strings, (id) => {
+    setSelected(id);
+    setCollapsed(false);
+  });
+  const notify = useRef(notifications.notify);
+  notify.current = notifications.notify;
 
   /** Fetches the list; `false` when the token is missing or wrong (the token form shows). */
   const load = useCallback(async (): Promise<boolean> => {
@@ -103,6 +112,7 @@ export function App({ strings, token, storage }: AppProps) {
             .question;
           setQuestions((map) => merge(map, [question]));
           if (type === "question.requested") {
+            notify.current(question);
             setAnnouncement(web.newQuestion(question.prompt.questions.map((q) => q.header).join(", ")));
           } else if (type === "question.resolved") {
             setAnnouncement(web.closedElsewhere(statusLine(strings, question, Date.now())));
@@ -135,7 +145,9 @@ export function App({ strings, token, storage }: AppProps) {
   const serverNow = now + clockOffset;
   const history = byCreation(questions);
   const pending = history.filter((question) => isOpen(question, serverNow));
-  const current = pending[0];
+  // The oldest pending prompt, unless the reader opened another (from its notification).
+  const current = pending.find((question) => question.id === selected) ?? pending[0];
+  usePendingTitle(strings, pending.length);
   const draft = current
     ? (drafts[current.id] ?? newDraft(current.prompt.questions, current.draft))
     : undefined;
@@ -160,6 +172,13 @@ export function App({ strings, token, storage }: AppProps) {
     const element = scroller.current;
     if (element && atBottom.current && cardCount > 0) element.scrollTop = element.scrollHeight;
   }, [cardCount]);
+  // The card of the prompt in the panel stays in sight above it.
+  useEffect(() => {
+    if (!currentId) return;
+    scroller.current
+      ?.querySelector(`[data-question-id="${CSS.escape(currentId)}"]`)
+      ?.scrollIntoView({ block: "nearest" });
+  }, [currentId, collapsed]);
 
   async function resolve(question: PublicQuestion, action: () => ReturnType<GatewayApi["skip"]>) {
     setBusy(true);
@@ -205,11 +224,25 @@ export function App({ strings, token, storage }: AppProps) {
     <div class="app">
       <header class="topbar">
         <h1>{web.title}</h1>
-        <span class={`connection connection--${connection}`}>
-          <span class="connection-dot" aria-hidden="true" />
-          {liveText}
+        <span class="topbar-end">
+          <NotifyControl
+            strings={strings}
+            permission={notifications.permission}
+            onRequest={notifications.request}
+          />
+          <span class={`connection connection--${connection}`}>
+            <span class="connection-dot" aria-hidden="true" />
+            {liveText}
+          </span>
         </span>
       </header>
+      <HistoryToolbar
+        strings={strings}
+        questions={history}
+        serverNow={serverNow}
+        filter={filter}
+        onFilter={setFilter}
+      />
       <main
         class="history-scroll"
         ref={scroller}
@@ -225,18 +258,19 @@ export function App({ strings, token, storage }: AppProps) {
           strings={strings}
           questions={history}
           serverNow={serverNow}
-          inPanel={stacked && current && !collapsed ? current.id : undefined}
+          filter={filter}
+          inPanel={current && !collapsed ? current.id : undefined}
         />
       </main>
       <footer class="dock">
         {current && draft && !collapsed ? (
           <Panel
+            key={current.id}
             strings={strings}
             question={current}
             draft={draft}
             serverNow={serverNow}
             queued={pending.length - 1}
-            stacked={stacked}
             busy={busy}
             error={panelError}
             onDraft={(next) => setDrafts((all) => ({ ...all, [current.id]: next }))}
@@ -256,7 +290,7 @@ export function App({ strings, token, storage }: AppProps) {
         ) : null}
         <div class="composer">
           <span class="composer-text">
-            {!current ? web.idle : collapsed ? web.collapsedHint : stacked ? web.stackedHint : web.keyHint}
+            {!current ? web.idle : collapsed ? web.collapsedHint : phone ? web.phoneHint : web.keyHint}
           </span>
         </div>
       </footer>
@@ -267,15 +301,17 @@ export function App({ strings, token, storage }: AppProps) {
   );
 }
 
-/** Tracks a media query (phone width switches the panel to stacked cards). */
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const update = () => setMatches(list.matches);
-    update();
-    list.addEventListener("change", update);
-    return () => list.removeEventListener("change", update);
-  }, [query]);
-  return matches;
+/** Notify me (asks for permission on this click only), or what the browser allows. */
+function NotifyControl(props: { strings: PanelStrings; permission: string; onRequest(): void }) {
+  const { web } = props.strings;
+  if (props.permission === "default") {
+    return (
+      <button type="button" class="button button--small" onClick={props.onRequest}>
+        {web.notifyMe}
+      </button>
+    );
+  }
+  if (props.permission === "granted") return <span class="notify-state">{web.notifyOn}</span>;
+  if (props.permission === "denied") return <span class="notify-state">{web.notifyBlocked}</span>;
+  return null;
 }

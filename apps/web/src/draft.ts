@@ -9,10 +9,15 @@ export interface Choice {
   otherText: string;
 }
 
-/** The panel's local state for one pending prompt: the current step and a choice per question. */
+/**
+ * The panel's local state for one pending prompt: the current step and a choice per question. A step
+ * equal to the number of questions is the review of every answer (prompts of two or more questions).
+ */
 export interface Draft {
   step: number;
   choices: Choice[];
+  /** The step was opened from the review's Change: confirming it returns there. */
+  fromReview?: boolean;
 }
 
 const empty: Choice = { selected: [], otherOpen: false, otherText: "" };
@@ -109,4 +114,16 @@ export function nextOpenStep(draft: Draft, from: number): number | undefined {
     if (!hasValue(draft.choices[index])) return index;
   }
   return undefined;
+}
+
+/**
+ * The step after question `index` got its value (in a prompt of `total` questions, two or more): the
+ * next question; after the last one (or one opened from the review) the review once every question has
+ * a value, else the first question still without one.
+ */
+export function stepAfter(draft: Draft, index: number, total: number): number {
+  const complete = nextOpenStep(draft, index) === undefined;
+  if (draft.fromReview && complete) return total;
+  if (index < total - 1) return index + 1;
+  return complete ? total : (nextOpenStep(draft, index) ?? index);
 }

@@ -1,5 +1,8 @@
 import { type Locale, type Messages, messagesFor, pickLocale } from "@ask-user/core";
 
+/** A question's state as the panel shows it (a pending question past its deadline reads as expired). */
+export type StatusKind = "pending" | "answered" | "skipped" | "expired" | "cancelled" | "undeliverable";
+
 /** Strings only the web panel shows; everything shared with the chat surfaces comes from core's catalogue. */
 export interface WebMessages {
   title: string;
@@ -18,8 +21,31 @@ export interface WebMessages {
   expiresIn: string;
   /** The deadline as a clock time in the reader's zone, next to the countdown. */
   until: (time: string) => string;
-  /** Under "Send answers" while some questions have no answer yet. */
-  missing: (headers: string) => string;
+  /** The tab's title while questions wait: `(2) ask-user`. */
+  pendingTitle: (count: number) => string;
+  review: string;
+  reviewHint: string;
+  /** The accessible name of a review row's Change button. */
+  change: (header: string) => string;
+  changeShort: string;
+  /** Skip with answers staged: what is skipped, what is lost, and the two ways out. */
+  skipTitle: (total: number) => string;
+  skipLost: (headers: string, count: number) => string;
+  skipAll: (total: number) => string;
+  keepAnswering: string;
+  /** Status words beside the icons (no emoji font needed). */
+  status: Record<StatusKind, string>;
+  filter: string;
+  filterAll: string;
+  search: string;
+  searchPlaceholder: string;
+  noMatch: string;
+  shown: (shown: number, total: number) => string;
+  copyId: (id: string) => string;
+  copied: string;
+  notifyMe: string;
+  notifyOn: string;
+  notifyBlocked: string;
   via: (surface: string) => string;
   at: (time: string) => string;
   waitingForAnswer: string;
@@ -36,7 +62,7 @@ export interface WebMessages {
   keyHint: string;
   idle: string;
   collapsedHint: string;
-  stackedHint: string;
+  phoneHint: string;
   newQuestion: (header: string) => string;
   closedElsewhere: (summary: string) => string;
   notSent: (reason: string) => string;
@@ -59,7 +85,35 @@ const en: WebMessages = {
   timeLeft: (time) => `${time} left`,
   expiresIn: "Time left",
   until: (time) => `until ${time}`,
-  missing: (headers) => `Still to answer: ${headers}`,
+  pendingTitle: (count) => `(${count}) ask-user`,
+  review: "Review your answers",
+  reviewHint: "Nothing is sent until you press Send answers.",
+  change: (header) => `Change ${header}`,
+  changeShort: "Change",
+  skipTitle: (total) => (total === 1 ? "Skip this question?" : `Skip all ${total} questions?`),
+  skipLost: (headers, count) =>
+    `Your ${count === 1 ? "answer" : "answers"} to ${headers} will not be sent; the agent is told you skipped.`,
+  skipAll: (total) => (total === 1 ? "Skip it" : `Skip all ${total}`),
+  keepAnswering: "Keep answering",
+  status: {
+    pending: "Waiting",
+    answered: "Answered",
+    skipped: "Skipped",
+    expired: "Expired",
+    cancelled: "Cancelled",
+    undeliverable: "Not delivered",
+  },
+  filter: "Show",
+  filterAll: "All",
+  search: "Search questions",
+  searchPlaceholder: "Search text or id",
+  noMatch: "No question matches.",
+  shown: (shown, total) => `${shown} of ${total}`,
+  copyId: (id) => `Copy id ${id}`,
+  copied: "Copied",
+  notifyMe: "Notify me",
+  notifyOn: "Notifications on",
+  notifyBlocked: "Notifications blocked",
   via: (surface) => `via ${surface}`,
   at: (time) => `at ${time}`,
   waitingForAnswer: "Waiting for an answer",
@@ -73,10 +127,10 @@ const en: WebMessages = {
   tokenStorage: "Kept for this browser tab only (session storage).",
   chooseOne: "Choose one",
   chooseSeveral: "Choose one or more",
-  keyHint: "Keys: a number chooses · ↑↓ move · Enter confirms · Esc collapses",
+  keyHint: "Keys: a number chooses · Space toggles · ↑↓ move · Enter confirms · Esc collapses",
   idle: "Nothing is waiting. A new question opens here.",
   collapsedHint: "Open the bar above to answer.",
-  stackedHint: "Your answers go back to the agent that asked.",
+  phoneHint: "Your answers go back to the agent that asked.",
   newQuestion: (header) => `New question: ${header}`,
   closedElsewhere: (summary) => `Closed: ${summary}`,
   notSent: (reason) => `Not sent: ${reason}`,
@@ -108,7 +162,35 @@ const de: WebMessages = {
   timeLeft: (time) => `noch ${time}`,
   expiresIn: "Verbleibende Zeit",
   until: (time) => `bis ${time}`,
-  missing: (headers) => `Noch offen: ${headers}`,
+  pendingTitle: (count) => `(${count}) ask-user`,
+  review: "Antworten prüfen",
+  reviewHint: "Erst „Antworten senden“ schickt sie ab.",
+  change: (header) => `${header} ändern`,
+  changeShort: "Ändern",
+  skipTitle: (total) => (total === 1 ? "Diese Frage überspringen?" : `Alle ${total} Fragen überspringen?`),
+  skipLost: (headers, count) =>
+    `Deine ${count === 1 ? "Antwort" : "Antworten"} zu ${headers} ${count === 1 ? "wird" : "werden"} nicht gesendet; der Agent erfährt, dass du übersprungen hast.`,
+  skipAll: (total) => (total === 1 ? "Überspringen" : `Alle ${total} überspringen`),
+  keepAnswering: "Weiter antworten",
+  status: {
+    pending: "Wartet",
+    answered: "Beantwortet",
+    skipped: "Übersprungen",
+    expired: "Abgelaufen",
+    cancelled: "Abgebrochen",
+    undeliverable: "Nicht zugestellt",
+  },
+  filter: "Zeigen",
+  filterAll: "Alle",
+  search: "Fragen durchsuchen",
+  searchPlaceholder: "Text oder ID suchen",
+  noMatch: "Keine Frage passt.",
+  shown: (shown, total) => `${shown} von ${total}`,
+  copyId: (id) => `ID ${id} kopieren`,
+  copied: "Kopiert",
+  notifyMe: "Benachrichtigen",
+  notifyOn: "Benachrichtigungen an",
+  notifyBlocked: "Benachrichtigungen blockiert",
   via: (surface) => `über ${surface}`,
   at: (time) => `um ${time}`,
   waitingForAnswer: "Wartet auf eine Antwort",
@@ -123,10 +205,10 @@ const de: WebMessages = {
   tokenStorage: "Wird nur für diesen Browser-Tab gespeichert (Session Storage).",
   chooseOne: "Wähle eine Option",
   chooseSeveral: "Wähle eine oder mehrere",
-  keyHint: "Tasten: eine Zahl wählt · ↑↓ bewegen · Enter bestätigt · Esc klappt ein",
+  keyHint: "Tasten: eine Zahl wählt · Leertaste schaltet um · ↑↓ bewegen · Enter bestätigt · Esc klappt ein",
   idle: "Nichts wartet. Eine neue Frage öffnet sich hier.",
   collapsedHint: "Öffne die Leiste oben, um zu antworten.",
-  stackedHint: "Deine Antworten gehen an den Agenten, der gefragt hat.",
+  phoneHint: "Deine Antworten gehen an den Agenten, der gefragt hat.",
   newQuestion: (header) => `Neue Frage: ${header}`,
   closedElsewhere: (summary) => `Geschlossen: ${summary}`,
   notSent: (reason) => `Nicht gesendet: ${reason}`,

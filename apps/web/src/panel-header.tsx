@@ -6,9 +6,10 @@ interface PanelHeaderProps {
   strings: PanelStrings;
   questions: readonly PromptQuestion[];
   draft: Draft;
-  /** The stepper's question (ignored when stacked). */
+  /** The stepper's question. */
   step: number;
-  stacked: boolean;
+  /** The review of every answer is open (after the last question). */
+  reviewing: boolean;
   /** The countdown, formatted. */
   left: string;
   /** The deadline on the reader's clock (epoch ms) and as a clock time. */
@@ -19,21 +20,21 @@ interface PanelHeaderProps {
 
 /** The panel's top row: the question's chip, the stepper, the countdown, the deadline, collapse. */
 export function PanelHeader(props: PanelHeaderProps) {
-  const { strings, questions, draft, step, stacked, left, deadline, until } = props;
+  const { strings, questions, draft, step, reviewing, left, deadline, until } = props;
   const { core, web } = strings;
   const total = questions.length;
   const current = questions[step];
   return (
     <div class="panel-top">
-      {stacked ? null : <span class="chip">{current?.header}</span>}
-      {total > 1 && !stacked ? (
+      {reviewing ? null : <span class="chip">{current?.header}</span>}
+      {total > 1 ? (
         <span class="stepper">
-          <span class="stepper-text">{core.questionOf(step + 1, total)}</span>
+          {reviewing ? null : <span class="stepper-text">{core.questionOf(step + 1, total)}</span>}
           <span class="stepper-dots" aria-hidden="true">
             {questions.map((q, i) => (
               <span
                 key={q.id}
-                class={`dot${i === step ? " dot--current" : hasValue(draft.choices[i]) ? " dot--done" : ""}`}
+                class={`dot${i === step && !reviewing ? " dot--current" : hasValue(draft.choices[i]) ? " dot--done" : ""}`}
               />
             ))}
           </span>

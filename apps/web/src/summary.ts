@@ -1,5 +1,5 @@
 import type { PublicQuestion } from "@ask-user/core";
-import type { PanelStrings } from "./i18n.ts";
+import type { PanelStrings, StatusKind } from "./i18n.ts";
 import { formatClock, formatCountdown } from "./time.ts";
 
 /** How a surface is named to a reader: `telegram` → `Telegram`, `web` → `web panel`. */
@@ -7,10 +7,17 @@ export function surfaceName(strings: PanelStrings, surface: string): string {
   return strings.web.surfaces[surface] ?? surface;
 }
 
+/** The state the panel shows: a pending question whose deadline passed reads as expired. */
+export function statusKind(question: PublicQuestion, serverNow: number): StatusKind {
+  if (question.status === "pending") return question.expiresAt > serverNow ? "pending" : "expired";
+  return question.status;
+}
+
 /**
- * The one-line status of a question, built from core's summary strings: `✅ — @alice via Telegram at
- * 14:05`, `⏭ Skipped — operator via web panel at 14:06`, `⌛ Expired at 14:20`, or, while it is open,
- * `Waiting for an answer · 12:34 left`. A pending question whose deadline passed reads as expired.
+ * The one-line status of a question in words (the icon beside it is decoration only): `Answered —
+ * @alice via Telegram at 14:05`, `Skipped — operator via web panel at 14:06`, `Expired at 14:20`, or,
+ * while it is open, `Waiting for an answer · 12:34 left`. Core's chat summaries start with emoji
+ * (✅ ⏭ ⌛), which render as empty boxes without an emoji font, so the panel words them itself.
  */
 export function statusLine(strings: PanelStrings, question: PublicQuestion, serverNow: number): string {
   const { core, web, locale } = strings;
@@ -21,19 +28,19 @@ export function statusLine(strings: PanelStrings, question: PublicQuestion, serv
         surfaceName(strings, question.resolvedBy.channel),
       )}`
     : "";
-  switch (question.status) {
+  const kind = statusKind(question, serverNow);
+  const word = web.status[kind];
+  switch (kind) {
     case "pending":
-      if (question.expiresAt <= serverNow) return `${core.summaryExpired} ${at(question.expiresAt)}`;
       return `${web.waitingForAnswer} · ${web.timeLeft(formatCountdown(question.expiresAt - serverNow))}`;
     case "answered":
-      return `${core.summaryAnswered}${by} ${at(question.resolvedAt)}`;
     case "skipped":
-      return `${core.summarySkipped}${by} ${at(question.resolvedAt)}`;
+      return `${word}${by} ${at(question.resolvedAt)}`;
     case "expired":
-      return `${core.summaryExpired} ${at(question.resolvedAt ?? question.expiresAt)}`;
+      return `${word} ${at(question.resolvedAt ?? question.expiresAt)}`;
     case "cancelled":
-      return `${core.summaryCancelled} ${at(question.resolvedAt)}`;
+      return `${word} ${at(question.resolvedAt)}`;
     case "undeliverable":
-      return `${core.summaryUndeliverable} ${at(question.resolvedAt)}${question.error ? ` — ${question.error}` : ""}`;
+      return `${word} ${at(question.resolvedAt)}${question.error ? ` — ${question.error}` : ""}`;
   }
 }
