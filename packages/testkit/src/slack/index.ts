@@ -23,6 +23,7 @@ export type {
   Delivery,
   Failure,
   FakeEphemeral,
+  FakeMessageMetadata,
   FakeReaction,
   FakeSlackMessage,
   FakeView,

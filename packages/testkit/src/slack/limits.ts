@@ -85,6 +85,13 @@ export const ACK_DEADLINE_MS = 3000;
 /** Bolt refuses signed requests whose timestamp is older than this. */
 export const SIGNATURE_MAX_AGE_SEC = 5 * 60;
 
+/** `conversations.history` / `conversations.replies`: messages per page when `limit` is not given. */
+export const HISTORY_LIMIT_DEFAULT = 100;
+/** The most messages one page of history gives (a larger `limit` is cut to it). */
+export const HISTORY_LIMIT_MAX = 999;
+/** What a message metadata `event_type` may be made of (else Slack ignores the metadata with a warning). */
+export const METADATA_EVENT_TYPE = /^[A-Za-z0-9_-]+$/;
+
 // --- the fake's own bounds ---
 
 /** A delivery to the app (HTTP or Socket Mode) is abandoned after this long without an answer. */

@@ -1,6 +1,11 @@
 /** Messages: `chat.postMessage`, `chat.update`, `chat.postEphemeral`, and posts to a `response_url`. */
 import { checkBlocks } from "./blocks.ts";
-import { MESSAGE_TEXT_MAX_CHARS, RESPONSE_URL_MAX_USES, RESPONSE_URL_TTL_MS } from "./limits.ts";
+import {
+  MESSAGE_TEXT_MAX_CHARS,
+  METADATA_EVENT_TYPE,
+  RESPONSE_URL_MAX_USES,
+  RESPONSE_URL_TTL_MS,
+} from "./limits.ts";
 import {
   ApiError,
   isObject,
@@ -13,7 +18,7 @@ import {
 } from "./params.ts";
 import { channelType, dmFor, findMessage, nextTs, notify, type State, storeMessage } from "./state.ts";
 import { deliverInBackground, eventCallback } from "./transport.ts";
-import type { FakeSlackMessage, SlackBlock } from "./types.ts";
+import type { FakeMessageMetadata, FakeSlackMessage, SlackBlock } from "./types.ts";
 
 const CONVERSATION = /^[CG][A-Z0-9]{2,}$/;
 const USER = /^[UW][A-Z0-9]{2,}$/;
@@ -67,10 +72,25 @@ export function messageObject(state: State, message: FakeSlackMessage): Record<s
   return out;
 }
 
-/** `chat.postMessage`. */
+/**
+ * The `metadata` of a post: `{ event_type, event_payload }` (JSON). Not JSON, or not that shape →
+ * `invalid_metadata_format`; an `event_type` of other characters than letters, digits, `_` and `-` is
+ * ignored with the warning `invalid_metadata_schema`, as Slack does.
+ */
+function metadataOf(params: Params): { metadata?: FakeMessageMetadata; warning?: string } {
+  const raw = optJson(params, "metadata", "invalid_metadata_format");
+  if (raw === undefined) return {};
+  if (!isObject(raw) || typeof raw.event_type !== "string" || !isObject(raw.event_payload))
+    throw new ApiError("invalid_metadata_format");
+  if (!METADATA_EVENT_TYPE.test(raw.event_type)) return { warning: "invalid_metadata_schema" };
+  return { metadata: { event_type: raw.event_type, event_payload: structuredClone(raw.event_payload) } };
+}
+
+/** `chat.postMessage` (with `metadata`, listed by the history methods with `include_all_metadata`). */
 export function postMessage(state: State, params: Params): Record<string, unknown> {
   const channel = resolveChannel(state, reqStr(params, "channel", "channel_not_found"));
   const { text, blocks } = content(params);
+  const { metadata, warning } = metadataOf(params);
   const message: FakeSlackMessage = {
     channel,
     ts: nextTs(state),
@@ -79,6 +99,7 @@ export function postMessage(state: State, params: Params): Record<string, unknow
     text: text ?? "",
     blocks: blocks ?? [],
     edits: 0,
+    ...(metadata === undefined ? {} : { metadata }),
   };
   const threadTs = optStr(params, "thread_ts");
   if (threadTs !== undefined) {
@@ -90,7 +111,12 @@ export function postMessage(state: State, params: Params): Record<string, unknow
     const event = { ...messageObject(state, message), channel, channel_type: channelType(channel) };
     deliverInBackground(state, eventCallback(state, { ...event, event_ts: message.ts }));
   }
-  return { channel, ts: message.ts, message: messageObject(state, message) };
+  return {
+    channel,
+    ts: message.ts,
+    message: messageObject(state, message),
+    ...(warning === undefined ? {} : { warning }),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The Web API methods the fake answers, and the dispatcher that checks tokens, records calls and fails on demand. */
 import { checkView } from "./blocks.ts";
+import { conversationsHistory, conversationsReplies } from "./history.ts";
 import { TRIGGER_ID_TTL_MS } from "./limits.ts";
 import { addReaction, postEphemeral, postMessage, updateMessage } from "./messages.ts";
 import {
@@ -124,7 +125,9 @@ const methods: Record<string, Handler> = {
   "chat.postMessage": postMessage,
   "chat.update": updateMessage,
   "chat.postEphemeral": postEphemeral,
+  "conversations.history": conversationsHistory,
   "conversations.open": conversationsOpen,
+  "conversations.replies": conversationsReplies,
   "reactions.add": addReaction,
   "users.info": usersInfo,
   "views.open": viewsOpen,

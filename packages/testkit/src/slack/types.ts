@@ -39,6 +39,14 @@ export interface FakeSlackMessage {
   edits: number;
   /** Emoji reactions (`reactions.add`), as Slack lists them on a message. */
   reactions?: FakeReaction[];
+  /** The message metadata it was posted with (`chat.postMessage` `metadata`); listed only on request. */
+  metadata?: FakeMessageMetadata;
+}
+
+/** Message metadata: an app's event about the message, invisible to people. */
+export interface FakeMessageMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
 }
 
 /** One emoji on a message and who added it. */
