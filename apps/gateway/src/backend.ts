@@ -13,6 +13,13 @@ export interface QuestionBackend {
   create(body: CreateQuestionBody, options?: { signal?: AbortSignal }): Promise<PublicQuestion>;
   /** The question; with `waitSeconds`, waits up to that long while it is pending. */
   get(id: string, options?: { waitSeconds?: number; signal?: AbortSignal }): Promise<PublicQuestion>;
+  /**
+   * Optional: waits until the question has ended, however long that takes, and resolves with it;
+   * `undefined` once `signal` aborts. Throws BackendError(404) for an unknown id. The in-process
+   * backend offers it (one shared broker listener for all waiters, no timer or re-subscription per
+   * waiter); without it callers wait in slices of `get(id, { waitSeconds })`.
+   */
+  waitForEnd?(id: string, signal: AbortSignal): Promise<PublicQuestion | undefined>;
   /** Cancels a pending question; resolves with the record (already final ones are returned as they are). */
   cancel(id: string): Promise<PublicQuestion>;
   /**

@@ -4,13 +4,19 @@ import { BackendError, type QuestionBackend } from "./backend.ts";
 import { parseCreate } from "./http/parse.ts";
 import { HttpError } from "./http/respond.ts";
 import { decodeCursor, encodeCursor } from "./mcp/cursor.ts";
+import { createEndWaiters } from "./mcp/end-waiters.ts";
 import { waitWhilePending } from "./wait.ts";
 
-/** The in-process backend: the gateway's own broker, for its MCP endpoint. */
+/**
+ * The in-process backend: the gateway's own broker, for its MCP endpoint. Its `waitForEnd` serves
+ * every waiting MCP call from one broker subscription, dispatched by question id (an answer wakes
+ * only its own calls), so ten thousand waiting calls cost a Map entry each, not a listener each.
+ */
 export function createLocalBackend(
   broker: AskUserBroker,
   defaults: { defaultTarget: Target | undefined; channels: ReadonlySet<string> },
 ): QuestionBackend {
+  const ends = createEndWaiters(broker);
   return {
     async create(body, createOptions = {}) {
       try {
@@ -31,6 +37,12 @@ export function createLocalBackend(
     },
     async get(id, options = {}) {
       const record = await waitWhilePending(broker, id, (options.waitSeconds ?? 0) * 1000, options.signal);
+      if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
+      return toPublic(record);
+    },
+    async waitForEnd(id, signal) {
+      const record = await ends.wait(id, signal);
+      if (signal.aborted) return undefined;
       if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
       return toPublic(record);
     },

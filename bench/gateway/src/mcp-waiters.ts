@@ -1,22 +1,27 @@
 /**
  * N MCP agents waiting at once on one gateway (issue #23): each in its own MCP session over Streamable
- * HTTP with `ask_user` in flight. The gateway runs in a child process (`ask-user start`, memory store)
- * so that its memory is measured alone; this process is the agents. Prints the open-file limit, the
- * gateway's memory per waiting session (RSS delta / N) beside the goal of 32 KB, and answer → tool
- * result latency (p50/p99) with 16 answering clients beside the goal of 50 ms; then the same for N
- * HTTP long-poll waiters (`GET /v1/questions/:id?wait=`) on a fresh gateway as the baseline.
+ * HTTP with `ask_user` in flight (with a progressToken, as real clients send). The gateway runs in a
+ * child process (`ask-user start`, memory store) so that its memory is measured alone; this process is
+ * the agents. Memory is read in the child after a full GC (V8 heap in use, and RSS) through a small
+ * preload that answers SIGUSR2. Prints the open-file limit, the gateway's memory per waiting session
+ * beside the goal of 32 KB, and answer → tool result latency (p50/p99) with 16 answering clients beside
+ * the goal of 50 ms; then the same for N HTTP long-poll waiters (`GET /v1/questions/:id?wait=`) on a
+ * fresh gateway as the baseline. Both runs are measured the same way — from an idle gateway to N
+ * waiting, each waiter's question included — and the baseline also measures its questions alone (they
+ * are created first there), which gives the cost of a waiter without its question on both sides.
  *
  *   cd bench/gateway && node --conditions=source --import tsx src/mcp-waiters.ts [N] [--no-baseline]
+ *     [--heap-snapshot]   also writes a heap snapshot of the gateway at each reading (paths printed)
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { type GatewayProcess, kill9, startGatewayProcess } from "@ask-user/gateway/testing";
 
 const RAISED = "ASK_USER_BENCH_NOFILE_RAISED";
-/** The gateway child runs the workspace's TypeScript sources, as this script does. */
-const SOURCE_NODE_OPTIONS = `--conditions=source --import=${import.meta.resolve("tsx")}`;
 const ANSWERING_CLIENTS = 16;
 const OPENING_CONCURRENCY = 256;
 const GOAL_BYTES = 32 * 1024;
@@ -25,6 +30,7 @@ const GOAL_P99_MS = 50;
 const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10_000);
 const baseline = !args.includes("--no-baseline");
+const snapshots = args.includes("--heap-snapshot");
 
 // Raise the soft open-file limit to the hard one: re-run this script under `ulimit -n <hard>`.
 if (process.env[RAISED] === undefined) {
@@ -36,6 +42,34 @@ if (process.env[RAISED] === undefined) {
   });
   process.exit(run.status ?? 1);
 }
+
+/**
+ * Loaded into the gateway child: on SIGUSR2 it runs a full GC, then writes the heap in use and the RSS
+ * (and, with a snapshot path, a heap snapshot) to the file named by ASK_USER_BENCH_MEM_FILE.
+ */
+const PRELOAD = `
+import { renameSync, writeFileSync } from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc");
+process.on("SIGUSR2", () => {
+  gc();
+  gc();
+  const out = process.env.ASK_USER_BENCH_MEM_FILE;
+  let snapshot;
+  if (process.env.ASK_USER_BENCH_SNAPSHOT) snapshot = v8.writeHeapSnapshot(out + "." + Date.now() + ".heapsnapshot");
+  const heap = v8.getHeapStatistics().used_heap_size;
+  const { rss, external } = process.memoryUsage();
+  writeFileSync(out + ".tmp", JSON.stringify({ heap, rss, external, snapshot }));
+  renameSync(out + ".tmp", out);
+});
+`;
+const work = mkdtempSync(join(tmpdir(), "mcp-waiters-"));
+const preload = join(work, "preload.mjs");
+writeFileSync(preload, PRELOAD);
+/** The gateway child runs the workspace's TypeScript sources, as this script does, plus the preload. */
+const SOURCE_NODE_OPTIONS = `--conditions=source --import=${import.meta.resolve("tsx")} --import=${preload}`;
 
 const input = {
   questions: [
@@ -104,14 +138,35 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 }
 
-async function settle(pid: number): Promise<number> {
-  // RSS after the dust settles: the lowest of a few readings a moment apart.
-  let low = Number.POSITIVE_INFINITY;
+/** The gateway's memory at one moment: V8 heap in use after a full GC, and RSS. */
+interface Reading {
+  heap: number;
+  rss: number;
+}
+
+/**
+ * Reads the child's memory: RSS as the lowest of a few readings a moment apart (after the dust
+ * settles), then the heap in use after a full GC (the preload answers SIGUSR2).
+ */
+async function measure(gateway: GatewayProcess, label: string): Promise<Reading> {
+  const pid = gateway.child.pid as number;
+  let rss = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 5; i++) {
     await new Promise((resolve) => setTimeout(resolve, 400));
-    low = Math.min(low, rssOf(pid));
+    rss = Math.min(rss, rssOf(pid));
   }
-  return low;
+  const file = join(work, "mem.json");
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  await waitFor(`the gateway's memory reading (${label})`, () => existsSync(file), 120_000);
+  const read = JSON.parse(readFileSync(file, "utf8")) as { heap: number; snapshot?: string };
+  if (read.snapshot) console.log(`  heap snapshot (${label}): ${read.snapshot}`);
+  return { heap: read.heap, rss };
+}
+
+/** (b - a) / count, per field. */
+function per(a: Reading, b: Reading, count: number): Reading {
+  return { heap: (b.heap - a.heap) / count, rss: (b.rss - a.rss) / count };
 }
 
 async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
@@ -122,11 +177,30 @@ async function waitFor(what: string, done: () => boolean, timeoutMs: number): Pr
   }
 }
 
+/** Reports the first failure of a kind and counts the rest (ten thousand identical stacks say nothing). */
+const failures = new Map<string, number>();
+function failed(kind: string, error: unknown): void {
+  const seen = failures.get(kind) ?? 0;
+  failures.set(kind, seen + 1);
+  if (seen === 0) console.error(`${kind} failed:`, error);
+}
+
 async function startGateway(): Promise<GatewayProcess> {
-  return startGatewayProcess(
-    { ASK_USER_DB: ":memory:", ASK_USER_LOG_LEVEL: "error", NODE_OPTIONS: SOURCE_NODE_OPTIONS },
+  const gateway = await startGatewayProcess(
+    {
+      ASK_USER_DB: ":memory:",
+      ASK_USER_LOG_LEVEL: "error",
+      NODE_OPTIONS: SOURCE_NODE_OPTIONS,
+      ASK_USER_BENCH_MEM_FILE: join(work, "mem.json"),
+      ...(snapshots ? { ASK_USER_BENCH_SNAPSHOT: "1" } : {}),
+    },
     { timeoutMs: 60_000 },
   );
+  gateway.child.once("exit", (code, signal) => {
+    if (signal !== "SIGKILL") console.error(`the gateway child exited (code ${code}, signal ${signal})`);
+  });
+  gateway.child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+  return gateway;
 }
 
 /** Pending question ids by runId, read page by page through the HTTP API. */
@@ -168,12 +242,11 @@ async function answerAll(
   return latencies;
 }
 
-async function mcpRun(): Promise<{ perSession: number; latencies: number[] }> {
+async function mcpRun(): Promise<{ perSession: Reading; latencies: number[] }> {
   const gateway = await startGateway();
   const mcp = `${gateway.url}/mcp`;
-  const pid = gateway.child.pid as number;
   try {
-    const before = await settle(pid);
+    const before = await measure(gateway, "MCP, idle");
     const waiting = new Set<number>();
     const resultAt = new Map<string, Promise<number>>(); // by runId
     await pool(n, OPENING_CONCURRENCY, async (i) => {
@@ -219,10 +292,10 @@ async function mcpRun(): Promise<{ perSession: number; latencies: number[] }> {
       void send(mcp, "POST", callBody, headers, (chunk) => {
         if (chunk.includes('"notifications/progress"')) waiting.add(i);
         if (chunk.includes('"id":1')) resolveAt(performance.now());
-      }).catch((error: unknown) => console.error(`agent ${i}:`, error));
+      }).catch((error: unknown) => failed("an MCP call", error));
       await waitFor(`agent ${i} to wait`, () => waiting.has(i), 30_000);
     });
-    const during = await settle(pid);
+    const during = await measure(gateway, "MCP, all waiting");
     const byRun = await pendingByRun(gateway.url);
     const ids: string[] = [];
     const results = new Map<string, Promise<number>>();
@@ -232,22 +305,26 @@ async function mcpRun(): Promise<{ perSession: number; latencies: number[] }> {
     }
     if (ids.length !== n) throw new Error(`${ids.length} pending questions, expected ${n}`);
     const latencies = await answerAll(gateway.url, ids, results);
-    return { perSession: (during - before) / n, latencies };
+    return { perSession: per(before, during, n), latencies };
   } finally {
     await kill9(gateway.child);
   }
 }
 
-async function longPollRun(): Promise<{ perWaiter: number; latencies: number[] }> {
+async function longPollRun(): Promise<{
+  perQuestion: Reading;
+  perWaiter: Reading;
+  latencies: number[];
+}> {
   const gateway = await startGateway();
-  const pid = gateway.child.pid as number;
   try {
+    const before = await measure(gateway, "long-poll, idle");
     const ids: string[] = [];
     await pool(n, OPENING_CONCURRENCY, async () => {
       const created = await send(`${gateway.url}/v1/questions`, "POST", input);
       ids.push((JSON.parse(created.text) as { id: string }).id);
     });
-    const before = await settle(pid);
+    const created = await measure(gateway, "long-poll, questions created");
     const results = new Map<string, Promise<number>>();
     // Opened in batches: ten thousand connects at once overflow the listen backlog.
     for (let start = 0; start < ids.length; start += OPENING_CONCURRENCY) {
@@ -255,15 +332,15 @@ async function longPollRun(): Promise<{ perWaiter: number; latencies: number[] }
         const done = send(`${gateway.url}/v1/questions/${id}?wait=300`, "GET", undefined).then(() =>
           performance.now(),
         );
-        done.catch((error: unknown) => console.error(`long poll ${id}:`, error));
+        done.catch((error: unknown) => failed("a long poll", error));
         results.set(id, done);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await new Promise((resolve) => setTimeout(resolve, 2000)); // every poll reached the gateway
-    const during = await settle(pid);
+    const during = await measure(gateway, "long-poll, all waiting");
     const latencies = await answerAll(gateway.url, ids, results);
-    return { perWaiter: (during - before) / n, latencies };
+    return { perQuestion: per(before, created, n), perWaiter: per(before, during, n), latencies };
   } finally {
     await kill9(gateway.child);
   }
@@ -271,25 +348,43 @@ async function longPollRun(): Promise<{ perWaiter: number; latencies: number[] }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const both = (r: Reading) => `heap ${kb(r.heap).padStart(8)}  RSS ${kb(r.rss).padStart(8)}`;
+const mark = (ok: boolean) => (ok ? "ok" : "ABOVE GOAL");
 const limit = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
 console.log(
-  `MCP waiters: ${n.toLocaleString("en-US")} sessions, each with ask_user in flight (open-file limit ${limit})`,
+  `MCP waiters: ${n.toLocaleString("en-US")} sessions, each with ask_user in flight and a progressToken (open-file limit ${limit})`,
 );
-const mcp = await mcpRun();
-const mark = (ok: boolean) => (ok ? "ok" : "ABOVE GOAL");
 console.log(
-  `  gateway memory per waiting MCP session   ${kb(mcp.perSession).padStart(10)}   goal ≤ ${kb(GOAL_BYTES)}  ${mark(mcp.perSession <= GOAL_BYTES)}`,
+  "  memory: from an idle gateway to all waiting, each waiter's question included (both runs alike);",
 );
-const p99 = percentile(mcp.latencies, 99);
-console.log(
-  `  answer → tool result, ${ANSWERING_CLIENTS} answering clients p50 ${ms(percentile(mcp.latencies, 50))}  p99 ${ms(p99)}   goal p99 ≤ ${GOAL_P99_MS} ms  ${mark(p99 <= GOAL_P99_MS)}`,
-);
-if (baseline) {
-  const poll = await longPollRun();
-  console.log(`HTTP long-poll waiters (baseline, same N, fresh gateway)`);
-  console.log(`  gateway memory per waiter                ${kb(poll.perWaiter).padStart(10)}`);
+console.log("  heap = V8 heap in use after a full GC in the gateway, RSS = its resident set");
+try {
+  const mcp = await mcpRun();
+  const worst = Math.max(mcp.perSession.heap, mcp.perSession.rss);
   console.log(
-    `  answer → response, ${ANSWERING_CLIENTS} answering clients    p50 ${ms(percentile(poll.latencies, 50))}  p99 ${ms(percentile(poll.latencies, 99))}`,
+    `  per waiting MCP session, incl. its question   ${both(mcp.perSession)}   goal ≤ ${kb(GOAL_BYTES)}  ${mark(worst <= GOAL_BYTES)}`,
   );
+  const p99 = percentile(mcp.latencies, 99);
+  console.log(
+    `  answer → tool result, ${ANSWERING_CLIENTS} answering clients  p50 ${ms(percentile(mcp.latencies, 50))}  p99 ${ms(p99)}   goal p99 ≤ ${GOAL_P99_MS} ms  ${mark(p99 <= GOAL_P99_MS)}`,
+  );
+  if (baseline) {
+    const poll = await longPollRun();
+    console.log("HTTP long-poll waiters (baseline, same N, fresh gateway; questions created first)");
+    console.log(`  per question alone                            ${both(poll.perQuestion)}`);
+    console.log(`  per waiter, incl. its question                ${both(poll.perWaiter)}`);
+    console.log(
+      `  per waiter, without its question              ${both(per(poll.perQuestion, poll.perWaiter, 1))}`,
+    );
+    console.log(
+      `  per MCP session, without its question         ${both(per(poll.perQuestion, mcp.perSession, 1))}`,
+    );
+    console.log(
+      `  answer → response, ${ANSWERING_CLIENTS} answering clients     p50 ${ms(percentile(poll.latencies, 50))}  p99 ${ms(percentile(poll.latencies, 99))}`,
+    );
+  }
+} finally {
+  for (const [kind, count] of failures) console.error(`${count} × ${kind} failed`);
+  agent.destroy();
+  if (!snapshots) rmSync(work, { recursive: true, force: true });
 }
-agent.destroy();

@@ -3,9 +3,9 @@ import { type AskUserLogger, consoleLogger, type Target } from "@ask-user/core";
 import type { CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { type CreateQuestionBody, type PublicQuestion, parseTarget } from "../api.ts";
 import type { QuestionBackend } from "../backend.ts";
-import { clock } from "./clock.ts";
 import { createParking } from "./parking.ts";
 import { waitUntilEnded } from "./patience.ts";
+import { createProgressTicker, type SendProgress, type WaitingQuestion } from "./progress.ts";
 import { errorResult, failureResult, ProtocolError, RPC, successResult, textOf } from "./results.ts";
 import { createQuestionTaskStore, type QuestionTaskStore } from "./tasks.ts";
 import { issuesText, type SplitArguments, splitArguments } from "./tool.ts";
@@ -43,7 +43,7 @@ export interface CallChannel {
   /** Aborts when the client cancels the call or goes away; the reason tells a timeout from an abort. */
   signal: AbortSignal;
   /** Sends one `notifications/progress`; absent when the client sent no progressToken. */
-  progress?: (params: { progress: number; total: number; message: string }) => Promise<void>;
+  progress?: SendProgress;
   /** The client (an HTTP session id, or one stdio server): whose parked calls this call may resume. */
   client: string;
 }
@@ -89,6 +89,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
   };
   const graceMs = options.timeoutGraceMs ?? DEFAULT_TIMEOUT_GRACE_MS;
   const parking = createParking(backend, logger, graceMs);
+  const ticker = createProgressTicker(progressIntervalMs, logger);
   const tasks = createQuestionTaskStore({
     backend,
     pollIntervalMs: options.taskPollIntervalMs ?? 2000,
@@ -105,35 +106,61 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
     return backend.create(body, signal ? { signal } : {});
   };
 
+  /** The question of a call: resumed from a parked call, or created; a tool error when that failed. */
+  const questionOf = async (
+    args: Record<string, unknown>,
+    channel: CallChannel,
+  ): Promise<{ key: string; question: WaitingQuestion } | { failed: CallToolResult }> => {
+    const split = splitArguments(args, defaultTarget);
+    if (!split.ok) return { failed: errorResult(issuesText(split.issues)) };
+    const key = parkingKey(channel.client, split.runId, args);
+    const parked = await parking.resume(key, graceMs > 0 ? RESUME_WAIT_MS : 0);
+    if (parked) return { key, question: parked };
+    try {
+      return { key, question: waitingOf(await create(split, channel.signal)) };
+    } catch (error) {
+      return { failed: failureResult(logger, error, "create") };
+    }
+  };
+
+  /** The question's end: one shared wait when the backend offers it, else slices of long polls. */
+  const ended = (question: WaitingQuestion, signal: AbortSignal): Promise<PublicQuestion | undefined> => {
+    if (backend.waitForEnd) return backend.waitForEnd(question.id, signal);
+    return waitUntilEnded(backend, question, { ...wait, signal });
+  };
+
+  /**
+   * Waits for the answer with as little held per call as possible (ten thousand may wait): the
+   * question's id, deadline and timeout, a slot of the shared progress timer, a parking count.
+   */
+  const answerOf = async (
+    key: string,
+    question: WaitingQuestion,
+    channel: CallChannel,
+  ): Promise<CallToolResult> => {
+    const stopProgress = channel.progress ? ticker.start(question, channel.progress, channel.signal) : noop;
+    const done = parking.waiting(key);
+    try {
+      const end = await ended(question, channel.signal);
+      if (end?.result) return successResult(end.result, end);
+      // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
+      if (graceMs > 0 && isClientTimeout(channel.signal.reason)) parking.park(key, question);
+      else await backend.cancel(question.id);
+      return errorResult("ask_user was cancelled.");
+    } catch (error) {
+      return failureResult(logger, error, "wait", question.id);
+    } finally {
+      done();
+      stopProgress();
+    }
+  };
+
   return {
     tasks,
     async call(args, channel) {
-      const split = splitArguments(args, defaultTarget);
-      if (!split.ok) return errorResult(issuesText(split.issues));
-      const key = parkingKey(channel.client, split.runId, args);
-      let question = await parking.resume(key, graceMs > 0 ? RESUME_WAIT_MS : 0);
-      if (!question) {
-        try {
-          question = await create(split, channel.signal);
-        } catch (error) {
-          return failureResult(logger, error, "create");
-        }
-      }
-      const stopProgress = startProgress(question, channel, progressIntervalMs, logger);
-      const done = parking.waiting(key);
-      try {
-        const ended = await waitUntilEnded(backend, question, { ...wait, signal: channel.signal });
-        if (ended?.result) return successResult(ended.result, ended);
-        // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
-        if (graceMs > 0 && isClientTimeout(channel.signal.reason)) parking.park(key, question);
-        else await backend.cancel(question.id);
-        return errorResult("ask_user was cancelled.");
-      } catch (error) {
-        return failureResult(logger, error, "wait", question.id);
-      } finally {
-        done();
-        stopProgress();
-      }
+      const ready = await questionOf(args, channel);
+      // Returned, not awaited: nothing of the arguments stays held while the call waits.
+      return "failed" in ready ? ready.failed : answerOf(ready.key, ready.question, channel);
     },
     async createTask(args) {
       const split = splitArguments(args, defaultTarget);
@@ -147,6 +174,13 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
     },
     close: () => parking.close(),
   };
+}
+
+const noop = () => {};
+
+/** What a waiting call keeps of its question. */
+function waitingOf(question: PublicQuestion): WaitingQuestion {
+  return { id: question.id, expiresAt: question.expiresAt, timeoutSeconds: question.prompt.timeoutSeconds };
 }
 
 /** Who may resume a parked call: the same runId (any session) or the same client, with the same input. */
@@ -170,35 +204,4 @@ function canonicalJson(value: unknown): string {
 /** A fresh client identity, for a server that serves one client (stdio, an in-memory pair). */
 export function newClientId(): string {
   return randomUUID();
-}
-
-/**
- * Sends `notifications/progress` at once and then every interval while the call waits — only when the
- * client sent a progressToken. `progress` is seconds elapsed (one decimal, always increasing), `total`
- * the question's timeout in seconds. Clients that reset their request timeout on progress stay alive.
- */
-function startProgress(
-  question: PublicQuestion,
-  channel: CallChannel,
-  intervalMs: number,
-  logger: AskUserLogger,
-): () => void {
-  const { progress: notify, signal } = channel;
-  if (!notify) return () => {};
-  const startedAt = Date.now();
-  const total = question.prompt.timeoutSeconds;
-  let last = -1;
-  const send = () => {
-    const progress = Math.round((Date.now() - startedAt) / 100) / 10;
-    if (progress <= last || signal.aborted) return;
-    last = progress;
-    const secondsLeft = Math.max(0, Math.ceil((question.expiresAt - Date.now()) / 1000));
-    const message = `Waiting for an answer — ${clock(secondsLeft)} left`;
-    notify({ progress, total, message }).catch((error: unknown) =>
-      logger.warn({ err: error, questionId: question.id }, "progress not sent"),
-    );
-  };
-  send();
-  const timer = setInterval(send, intervalMs);
-  return () => clearInterval(timer);
 }

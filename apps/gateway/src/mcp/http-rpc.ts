@@ -54,7 +54,8 @@ export function initializeResult(ctx: RpcContext, request: JSONRPCRequest): Init
 
 /**
  * Serves one JSON-RPC request of an open session; throws a {@link ProtocolError} for a JSON-RPC error.
- * Resolves with `undefined` when the request was cancelled (no response is sent for it).
+ * Resolves with `undefined` when the request was cancelled (no response is sent for it); the caller
+ * drops any result that comes after `scope.signal` aborted.
  */
 export async function dispatch(
   ctx: RpcContext,
@@ -76,7 +77,9 @@ export async function dispatch(
       if (params.task) return ctx.service.createTask(args);
       const progressToken = params._meta?.progressToken;
       const notify = scope.notify;
-      const result = await ctx.service.call(args, {
+      // Returned, not awaited (nor is anything else of this request held while it waits); a result
+      // that arrives after a cancellation is dropped by the caller, which checks the signal.
+      return ctx.service.call(args, {
         signal: scope.signal,
         client: scope.client,
         ...(progressToken !== undefined && notify
@@ -90,7 +93,6 @@ export async function dispatch(
             }
           : {}),
       });
-      return scope.signal.aborted ? undefined : result;
     }
     case "tasks/get": {
       const { taskId } = parse(GetTaskRequestSchema, request).params;

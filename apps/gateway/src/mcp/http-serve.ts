@@ -45,15 +45,19 @@ export async function serveRequests(
       }
     : undefined;
   try {
-    const responses = await Promise.all(
-      requests.map(async (request, index) => {
-        const controller = controllers[index] as AbortController;
-        const response = await respond(ctx, session, request, controller.signal, notify, options.logger);
+    const answer = (request: JSONRPCRequest, index: number) => {
+      const controller = controllers[index] as AbortController;
+      return respond(ctx, session, request, controller.signal, notify, options.logger).then((response) => {
         if (session.calls?.get(request.id) === controller) session.calls.delete(request.id);
         if (response && stream) writeEvent(res, response);
         return response;
-      }),
-    );
+      });
+    };
+    // One request (the usual case) is awaited alone: no array of promises held while it waits.
+    const responses =
+      requests.length === 1
+        ? [await answer(requests[0] as JSONRPCRequest, 0)]
+        : await Promise.all(requests.map(answer));
     if (stream) {
       res.end();
       return;
@@ -77,7 +81,7 @@ export async function serveRequests(
 }
 
 /** One request's response, or `undefined` when it was cancelled (no response then). */
-async function respond(
+function respond(
   ctx: RpcContext,
   session: Session,
   request: JSONRPCRequest,
@@ -85,21 +89,19 @@ async function respond(
   notify: ((message: JSONRPCMessage) => Promise<void>) | undefined,
   logger: AskUserLogger,
 ): Promise<JSONRPCResponse | undefined> {
-  try {
-    const result = await dispatch(ctx, request, {
-      client: session.id,
-      signal,
-      ...(notify ? { notify } : {}),
-    });
-    if (result === undefined || signal.aborted) return undefined;
-    return { jsonrpc: "2.0", id: request.id, result };
-  } catch (error) {
-    if (signal.aborted) return undefined;
-    if (error instanceof ProtocolError) {
-      return { jsonrpc: "2.0", id: request.id, error: { code: error.code, message: error.message } };
-    }
-    logger.error({ err: error, method: request.method }, "MCP request failed");
-    const message = error instanceof Error ? error.message : String(error);
-    return { jsonrpc: "2.0", id: request.id, error: { code: RPC.internalError, message } };
-  }
+  const scope = { client: session.id, signal, ...(notify ? { notify } : {}) };
+  // Not an async function: a waiting call holds a promise reaction here, not a suspended frame.
+  return dispatch(ctx, request, scope).then(
+    (result): JSONRPCResponse | undefined =>
+      result === undefined || signal.aborted ? undefined : { jsonrpc: "2.0", id: request.id, result },
+    (error: unknown): JSONRPCResponse | undefined => {
+      if (signal.aborted) return undefined;
+      if (error instanceof ProtocolError) {
+        return { jsonrpc: "2.0", id: request.id, error: { code: error.code, message: error.message } };
+      }
+      logger.error({ err: error, method: request.method }, "MCP request failed");
+      const message = error instanceof Error ? error.message : String(error);
+      return { jsonrpc: "2.0", id: request.id, error: { code: RPC.internalError, message } };
+    },
+  );
 }

@@ -243,27 +243,26 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         "retry-after": "30",
       });
     }
-    calls += requests.length;
-    const served = serveRequests(ctx, session, requests, res, {
-      stream: acceptsEventStream(req),
-      logger,
-    }).finally(() => {
-      calls -= requests.length;
+    const count = requests.length;
+    calls += count;
+    const served = serveRequests(ctx, session, requests, res, { stream: acceptsEventStream(req), logger });
+    inFlight.add(served);
+    try {
+      await served;
+    } finally {
+      calls -= count;
       session.lastSeen = Date.now();
       inFlight.delete(served);
-    });
-    inFlight.add(served);
-    await served;
+    }
   };
 
   return {
-    async handle(req, res, parsedBody) {
-      try {
-        await handle(req, res, parsedBody);
-      } catch (error) {
+    handle(req, res, parsedBody) {
+      // Not an async wrapper: a waiting call holds one frame less.
+      return handle(req, res, parsedBody).catch((error: unknown) => {
         logger.error({ err: error, method: req.method }, "MCP request failed");
         sendError(res, 500, RPC.internalError, "Internal server error.");
-      }
+      });
     },
     async close() {
       closed = true;

@@ -1,17 +1,17 @@
 import type { AskUserLogger } from "@ask-user/core";
-import type { PublicQuestion } from "../api.ts";
 import type { QuestionBackend } from "../backend.ts";
+import type { WaitingQuestion } from "./progress.ts";
 
 /** Questions whose call the client gave up on because of its own timeout, kept for a resume. */
 export interface Parking {
   /** Keeps `question` pending for the grace under `key`; cancels it when nobody resumes it in time. */
-  park(key: string, question: PublicQuestion): void;
+  park(key: string, question: WaitingQuestion): void;
   /**
    * The question parked under `key` (it is no longer parked), or `undefined`. While a call with this key
    * is still waiting, waits up to `waitMs` for it to be parked: a client that retries at once may send
    * the new call before its cancellation of the old one arrives (two HTTP requests race).
    */
-  resume(key: string, waitMs: number): Promise<PublicQuestion | undefined>;
+  resume(key: string, waitMs: number): Promise<WaitingQuestion | undefined>;
   /** Marks a call with `key` as waiting until the returned function is called. */
   waiting(key: string): () => void;
   /** Cancels every parked question. */
@@ -19,11 +19,11 @@ export interface Parking {
 }
 
 export function createParking(backend: QuestionBackend, logger: AskUserLogger, graceMs: number): Parking {
-  const parked = new Map<string, { question: PublicQuestion; timer: NodeJS.Timeout }>();
+  const parked = new Map<string, { question: WaitingQuestion; timer: NodeJS.Timeout }>();
   /** Calls waiting now, by key: how many, and who waits for one of them to be parked. */
-  const active = new Map<string, { count: number; onPark: Set<() => void> }>();
+  const active = new Map<string, { count: number; onPark: Set<() => void> | undefined }>();
 
-  const cancel = async (question: PublicQuestion) => {
+  const cancel = async (question: WaitingQuestion) => {
     try {
       await backend.cancel(question.id);
     } catch (error) {
@@ -50,7 +50,7 @@ export function createParking(backend: QuestionBackend, logger: AskUserLogger, g
       }, graceMs);
       timer.unref();
       parked.set(key, { question, timer });
-      for (const wake of active.get(key)?.onPark ?? []) wake();
+      for (const wake of [...(active.get(key)?.onPark ?? [])]) wake();
     },
     async resume(key, waitMs) {
       const calls = active.get(key);
@@ -58,10 +58,13 @@ export function createParking(backend: QuestionBackend, logger: AskUserLogger, g
         await new Promise<void>((resolve) => {
           const done = () => {
             clearTimeout(timer);
-            calls.onPark.delete(done);
+            calls.onPark?.delete(done);
+            if (calls.onPark?.size === 0) calls.onPark = undefined;
+            if (calls.count === 0 && !calls.onPark && active.get(key) === calls) active.delete(key);
             resolve();
           };
           const timer = setTimeout(done, waitMs);
+          calls.onPark ??= new Set();
           calls.onPark.add(done);
         });
       }
@@ -74,14 +77,14 @@ export function createParking(backend: QuestionBackend, logger: AskUserLogger, g
     waiting(key) {
       let calls = active.get(key);
       if (!calls) {
-        calls = { count: 0, onPark: new Set() };
+        calls = { count: 0, onPark: undefined };
         active.set(key, calls);
       }
       const entry = calls;
       entry.count++;
       return () => {
         entry.count--;
-        if (entry.count === 0 && entry.onPark.size === 0 && active.get(key) === entry) active.delete(key);
+        if (entry.count === 0 && !entry.onPark && active.get(key) === entry) active.delete(key);
       };
     },
     async close() {

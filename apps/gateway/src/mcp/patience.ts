@@ -43,17 +43,18 @@ export async function patientGet(
  */
 export async function waitUntilEnded(
   backend: QuestionBackend,
-  question: PublicQuestion,
+  question: Pick<PublicQuestion, "id" | "expiresAt" | "result">,
   options: { sliceSeconds: number; signal: AbortSignal; logger: AskUserLogger; retryDelayMs: number },
 ): Promise<PublicQuestion | undefined> {
-  let current: PublicQuestion | undefined = question;
+  if (question.result) return question as PublicQuestion;
+  let current: Pick<PublicQuestion, "id" | "expiresAt" | "result"> | undefined = question;
   while (current && !current.result) {
     if (options.signal.aborted) return undefined;
     const left = Math.max(0, Math.ceil((current.expiresAt - Date.now()) / 1000));
     const waitSeconds = Math.max(1, Math.min(options.sliceSeconds, left + 1));
     current = await patientGet(backend, current.id, current.expiresAt, { ...options, waitSeconds });
   }
-  return current;
+  return current as PublicQuestion | undefined;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

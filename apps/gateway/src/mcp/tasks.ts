@@ -102,7 +102,9 @@ export function createQuestionTaskStore(options: QuestionTaskStoreOptions): Ques
     async waitForResult(taskId, signal) {
       const question = await read(taskId);
       if (!question) throw new Error(`Task not found: ${taskId}`);
-      const ended = await waitUntilEnded(backend, question, { ...options, signal });
+      const ended = backend.waitForEnd
+        ? await backend.waitForEnd(taskId, signal)
+        : await waitUntilEnded(backend, question, { ...options, signal });
       return ended?.result ? successResult(ended.result, ended) : undefined;
     },
   };
