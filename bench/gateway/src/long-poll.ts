@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Child, spawnNode, startGatewayChild, waitForOutput } from "./children.ts";
 import { httpClient } from "./http.ts";
-import { openFileLimit, openFiles, rssBytes, settled } from "./machine.ts";
+import { cpuMicros, openFileLimit, openFiles, rssBytes, settled } from "./machine.ts";
 import { print } from "./report.ts";
 import { fmt, percentile, rate, row } from "./stats.ts";
 import { openWaiters } from "./waiter-clients.ts";
@@ -32,6 +32,8 @@ interface Held {
   rssBeforeBytes: number;
   wakeMs: number[];
   answersPerSecond: number;
+  /** The server's CPU time per answer while the answers wake the waiters (every thread), in µs. */
+  cpuPerAnswerMicros: number;
   openFileLimit: number;
 }
 
@@ -63,6 +65,7 @@ async function hold(target: Target): Promise<Held> {
   if (early > 0) throw new Error(`${target.name}: ${early} waiters ended before their answer`);
 
   const sentAt: number[] = [];
+  const cpuBefore = cpuMicros(pid);
   const answersPerSecond = await rate(count, ANSWERING, async (i) => {
     sentAt[i] = performance.now();
     await target.answer(target.ids[i] as string);
@@ -80,6 +83,7 @@ async function hold(target: Target): Promise<Held> {
     rssBeforeBytes: rssBefore,
     wakeMs,
     answersPerSecond,
+    cpuPerAnswerMicros: (cpuMicros(pid) - cpuBefore) / count, // every waiter has been woken
     openFileLimit: openFileLimit(pid),
   };
 }
@@ -158,7 +162,7 @@ export async function longPollFigures(dir: string, count: number): Promise<void>
       `long-poll: answer sent → waiter woken, p99`,
       percentile(gateway.wakeMs, 99),
       "ms",
-      `   (p50 ${p(gateway.wakeMs, 50)} ms; goal p99 ≤ 50 ms; bare node:http p50 ${p(bare.wakeMs, 50)}, p99 ${p(bare.wakeMs, 99)} ms; ${ANSWERING} answering clients: ${fmt(gateway.answersPerSecond)} answers/s vs ${fmt(bare.answersPerSecond)}/s)`,
+      `   (p50 ${p(gateway.wakeMs, 50)} ms; goal p99 ≤ 50 ms; bare node:http p50 ${p(bare.wakeMs, 50)}, p99 ${p(bare.wakeMs, 99)} ms; ${ANSWERING} answering clients: ${fmt(gateway.answersPerSecond)} answers/s vs ${fmt(bare.answersPerSecond)}/s, server CPU per answer ${fmt(gateway.cpuPerAnswerMicros)} vs ${fmt(bare.cpuPerAnswerMicros)} µs)`,
       1,
     ),
   );

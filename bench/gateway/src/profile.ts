@@ -1,19 +1,23 @@
 /**
  * Where the gateway's own time goes, per route: a gateway on a SQLite file in a child process
  * (`profile-gateway.ts`), warmed up with create→answer cycles, then profiled with node:inspector while
- * 16 clients only create, and again while they only answer what was created. Each route's CPU time per
- * request (every thread of the child) and its main thread's self time by package, file and function.
+ * 16 clients only create, again while they only answer what was created, and again while each answer
+ * wakes a long-poll waiter. Each route's CPU time per request (every thread of the child) and its main
+ * thread's self time by package, file and function.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Child, spawnNode } from "./children.ts";
 import { type ProfileSummary, shares } from "./cpu-profile.ts";
 import { httpClient } from "./http.ts";
-import { cpuMicros } from "./machine.ts";
+import { cpuMicros, openFiles, settled } from "./machine.ts";
 import { print } from "./report.ts";
 import { fmt, rate } from "./stats.ts";
+import { openWaiters } from "./waiter-clients.ts";
 
 const WARM_UP = 2_000;
+/** Long-poll waiters for the third profile: answers that each wake one of them. */
+const WAITERS = 2_000;
 const input = {
   questions: [
     {
@@ -29,8 +33,9 @@ const answer = { answers: { deploy_target: ["Production"] } };
 /** The next IPC message of `child` that `accept` takes; rejects after `timeoutMs` or if it exits. */
 function nextMessage<T>(
   child: Child,
+  what: string,
   accept: (message: unknown) => T | undefined,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
@@ -45,7 +50,7 @@ function nextMessage<T>(
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error(`the profiled gateway did not answer within ${timeoutMs} ms:\n${child.output()}`));
+      reject(new Error(`the profiled gateway: no ${what} within ${timeoutMs} ms:\n${child.output()}`));
     }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
@@ -63,6 +68,7 @@ interface RouteProfile {
   cpuMicros: number;
   mainMicros: number;
   perSecond: number;
+  requests: number;
 }
 
 /** Prints the per-route profile of `count` requests per route with `clients` concurrent clients. */
@@ -71,7 +77,7 @@ export async function profileFigures(dir: string, clients: number, count: number
   const gateway = spawnNode([script, join(dir, "profile.db")], { ipc: true });
   const client = httpClient(clients);
   try {
-    const url = await nextMessage(gateway, (m) => (m as { url?: string }).url);
+    const url = await nextMessage(gateway, "URL", (m) => (m as { url?: string }).url);
     const create = async () => {
       const created = await client.post(`${url}/v1/questions`, input);
       if (created.status !== 201 || !created.json?.id) throw new Error(`create failed: ${created.status}`);
@@ -83,28 +89,47 @@ export async function profileFigures(dir: string, clients: number, count: number
     };
     await rate(WARM_UP, clients, async () => answerOf(await create()));
 
-    const profiled = async (work: (i: number) => Promise<void>): Promise<RouteProfile> => {
+    const profiled = async (requests: number, work: (i: number) => Promise<void>): Promise<RouteProfile> => {
       gateway.child.send("start");
-      await nextMessage(gateway, (m) => (m === "started" ? true : undefined));
+      await nextMessage(gateway, "start of the profile", (m) => (m === "started" ? true : undefined));
       const [cpu, main] = [cpuMicros(gateway.pid), cpuMicros(gateway.pid, gateway.pid)];
-      const perSecond = await rate(count, clients, work);
+      const perSecond = await rate(requests, clients, work);
       const used = {
         cpuMicros: cpuMicros(gateway.pid) - cpu,
         mainMicros: cpuMicros(gateway.pid, gateway.pid) - main,
       };
       gateway.child.send("stop");
-      const { summary } = await nextMessage(gateway, (m) =>
+      const { summary } = await nextMessage(gateway, "profile", (m) =>
         typeof m === "object" && m !== null && "summary" in m
           ? (m as { summary: ProfileSummary })
           : undefined,
       );
-      return { summary, ...used, perSecond };
+      return { summary, ...used, perSecond, requests };
     };
     const ids: string[] = [];
-    const creates = await profiled(async (i) => {
+    const creates = await profiled(count, async (i) => {
       ids[i] = await create();
     });
-    const answers = await profiled(async (i) => answerOf(ids[i] as string));
+    const answers = await profiled(count, async (i) => answerOf(ids[i] as string));
+
+    // The same answers while long-poll waiters wait on the questions: what waking them costs.
+    const waiting: string[] = [];
+    await rate(WAITERS, clients, async (i) => {
+      waiting[i] = await create();
+    });
+    await settled(gateway.pid, "the profiled gateway before the waiters");
+    const files = openFiles(gateway.pid);
+    const waiters = await openWaiters(waiting.map((id) => `${url}/v1/questions/${id}?wait=300`));
+    await settled(
+      gateway.pid,
+      `the profiled gateway with ${WAITERS} waiters`,
+      () => openFiles(gateway.pid) >= files + WAITERS - clients,
+    );
+    const wakes = await profiled(WAITERS, async (i) => answerOf(waiting[i] as string));
+    for (const waiter of waiters) {
+      const woken = await waiter.done;
+      if (!woken.body.includes('"answered"')) throw new Error(`a waiter got ${woken.status} ${woken.body}`);
+    }
     gateway.child.send("close");
 
     print(
@@ -113,10 +138,14 @@ export async function profileFigures(dir: string, clients: number, count: number
     for (const [route, figure] of [
       ["POST /v1/questions (create)", creates],
       ["POST /v1/questions/:id/answer", answers],
+      [
+        `POST /v1/questions/:id/answer, each waking a GET ?wait= (${fmt(WAITERS)} waiting at the start)`,
+        wakes,
+      ],
     ] as const) {
       const { summary } = figure;
       const busy = summary.busyMicros;
-      const perRequest = (micros: number) => `${fmt(micros / count)} µs`;
+      const perRequest = (micros: number) => `${fmt(micros / figure.requests)} µs`;
       print(
         `  ${route}: ${perRequest(figure.cpuMicros)} CPU per request in the gateway process, of which the main thread ${perRequest(figure.mainMicros)} and the other threads (the SQLite writer, GC helpers, libuv) ${perRequest(figure.cpuMicros - figure.mainMicros)}; ${fmt(figure.perSecond)} requests/s. The main thread's samples (${fmt(busy / 1000)} ms busy):`,
       );
