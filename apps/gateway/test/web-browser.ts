@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureWebBuild, webRoot } from "@ask-user/web/dev";
 import {
@@ -90,9 +90,14 @@ export async function openPanel(
   return page;
 }
 
-/** Saves a screenshot of the page's current state under apps/web/test-output/. */
+/**
+ * Saves a screenshot of the page's current state under apps/web/test-output/; with
+ * `UPDATE_SCREENSHOTS=1` also into apps/web/docs/, the pictures of the web README.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: "disabled", caret: "hide" });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, animations: "disabled", caret: "hide" });
+  if (process.env.UPDATE_SCREENSHOTS === "1") copyFileSync(path, join(webRoot, "docs", `${name}.png`));
 }
 
 /** Creates a question through the HTTP API, as an agent would; returns its id. */

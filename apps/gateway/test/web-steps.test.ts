@@ -45,16 +45,14 @@ describe("web panel: keys, Skip and the review", { timeout: 40_000 }, () => {
     const gw = await testGateway();
     const page = await openPanel("about:blank");
     // The instant the options are in the page (before the next frame), press "2" — as a fast reader would.
-    await page.addInitScript(() => {
+    await page.addInitScript(`
       const observer = new MutationObserver(() => {
         if (!document.querySelector('[role="radiogroup"]')) return;
         observer.disconnect();
-        document.body.dispatchEvent(
-          new KeyboardEvent("keydown", { key: "2", bubbles: true, cancelable: true }),
-        );
+        document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "2", bubbles: true, cancelable: true }));
       });
       observer.observe(document, { childList: true, subtree: true });
-    });
+    `);
     const id = await ask(gw.url, releasePlan);
     await page.goto(`${gw.url}/`);
     await page.getByText("Question 2 of 3").waitFor();

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { errorMessage, GatewayApi, storeToken } from "./api.ts";
 import { type Draft, newDraft } from "./draft.ts";
 import { History, type HistoryFilter, HistoryToolbar } from "./history.tsx";
-import { useMediaQuery, useNotifications, usePendingTitle } from "./hooks.ts";
+import { useNotifications, usePendingTitle } from "./hooks.ts";
 import type { PanelStrings } from "./i18n.ts";
 import { Panel } from "./panel.tsx";
 import { byCreation, isOpen, merge, type QuestionMap } from "./questions.ts";
@@ -38,7 +38,6 @@ export function App({ strings, token, storage }: AppProps) {
   const [busy, setBusy] = useState(false);
   const [panelError, setPanelError] = useState<string | undefined>();
   const [announcement, setAnnouncement] = useState("");
-  const phone = useMediaQuery("(max-width: 640px)");
   const [selected, setSelected] = useState<string | undefined>();
   const [filter, setFilter] = useState<HistoryFilter>({ status: "all", text: "" });
   const notifications = useNotifications(strings, (id) => {
@@ -288,11 +287,11 @@ export function App({ strings, token, storage }: AppProps) {
             onOpen={() => setCollapsed(false)}
           />
         ) : null}
-        <div class="composer">
-          <span class="composer-text">
-            {!current ? web.idle : collapsed ? web.collapsedHint : phone ? web.phoneHint : web.keyHint}
-          </span>
-        </div>
+        {current && !collapsed ? null : (
+          <div class="composer">
+            <span class="composer-text">{current ? web.collapsedHint : web.idle}</span>
+          </div>
+        )}
       </footer>
       <div class="visually-hidden" role="status" aria-live="polite">
         {announcement}

@@ -2,19 +2,6 @@ import type { PublicQuestion } from "@ask-user/core";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { PanelStrings } from "./i18n.ts";
 
-/** Tracks a media query (phone width). */
-export function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const update = () => setMatches(list.matches);
-    update();
-    list.addEventListener("change", update);
-    return () => list.removeEventListener("change", update);
-  }, [query]);
-  return matches;
-}
-
 /** The tab's title counts the pending questions: `(2) ask-user`, plain `ask-user` with none. */
 export function usePendingTitle(strings: PanelStrings, pending: number): void {
   useEffect(() => {

@@ -62,7 +62,6 @@ export interface WebMessages {
   keyHint: string;
   idle: string;
   collapsedHint: string;
-  phoneHint: string;
   newQuestion: (header: string) => string;
   closedElsewhere: (summary: string) => string;
   notSent: (reason: string) => string;
@@ -130,7 +129,6 @@ const en: WebMessages = {
   keyHint: "Keys: a number chooses · Space toggles · ↑↓ move · Enter confirms · Esc collapses",
   idle: "Nothing is waiting. A new question opens here.",
   collapsedHint: "Open the bar above to answer.",
-  phoneHint: "Your answers go back to the agent that asked.",
   newQuestion: (header) => `New question: ${header}`,
   closedElsewhere: (summary) => `Closed: ${summary}`,
   notSent: (reason) => `Not sent: ${reason}`,
@@ -208,7 +206,6 @@ const de: WebMessages = {
   keyHint: "Tasten: eine Zahl wählt · Leertaste schaltet um · ↑↓ bewegen · Enter bestätigt · Esc klappt ein",
   idle: "Nichts wartet. Eine neue Frage öffnet sich hier.",
   collapsedHint: "Öffne die Leiste oben, um zu antworten.",
-  phoneHint: "Deine Antworten gehen an den Agenten, der gefragt hat.",
   newQuestion: (header) => `Neue Frage: ${header}`,
   closedElsewhere: (summary) => `Geschlossen: ${summary}`,
   notSent: (reason) => `Nicht gesendet: ${reason}`,

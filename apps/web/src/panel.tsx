@@ -280,6 +280,7 @@ export function Panel(props: PanelProps) {
           ) : null}
         </div>
       )}
+      <p class="panel-hint">{web.keyHint}</p>
     </section>
   );
 }
