@@ -11,6 +11,7 @@ import {
 import type { App, webApi } from "@slack/bolt";
 import { parseConversation } from "./conversation.ts";
 import { firstTime } from "./dedupe.ts";
+import { createEarlierPosts } from "./earlier-post.ts";
 import { createInbound } from "./inbound.ts";
 import { ACTIONS_ELEMENTS_MAX, BUTTON_TEXT_MAX_CHARS } from "./limits.ts";
 import { sendNotice } from "./notices.ts";
@@ -71,6 +72,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   const people = createPeople(client);
   let attachedTo: AskUserBroker | undefined;
   const out = createOutbound({ name, client, logger, people, broker: () => attachedTo });
+  const earlier = createEarlierPosts(out);
 
   const channel: Channel = {
     name,
@@ -83,7 +85,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       ingress: options.ingress ?? "connection",
     },
     isDirect: (conversation) => parseConversation(conversation)?.user === true,
-    deliver: (request) => deliverPrompt(out, request),
+    deliver: (request) => deliverPrompt(out, request, earlier),
     finalize: (request) => finalizePrompt(out, request),
     refresh: (request) => refreshPrompt(out, request),
     notify: (notice) => sendNotice(out, notice),

@@ -108,3 +108,12 @@ export const CONFIRMATION_REACTION = "white_check_mark";
 
 /** A time in a notice within this long of now shows the time only; otherwise also the date. */
 export const SAME_DAY_WINDOW_MS = 12 * 60 * 60 * 1000;
+
+/** The `event_type` of the message metadata every prompt is posted with (`{ question_id }` its payload). */
+export const PROMPT_EVENT_TYPE = "ask_user_prompt";
+/** A re-sent prompt looks for its earlier post in this many history pages at most … */
+export const EARLIER_POST_PAGES_MAX = 3;
+/** … of this many messages each … */
+export const EARLIER_POST_PAGE_LIMIT = 100;
+/** … posted since the question was stored, less this much (Slack's clock and ours may differ). */
+export const EARLIER_POST_CLOCK_SKEW_MS = 60_000;

@@ -15,6 +15,7 @@ import {
   renderPromptText,
   renderSummary as summaryOf,
 } from "@ask-user/core";
+import { type EarlierPosts, promptMetadata } from "./earlier-post.ts";
 import { renderForm } from "./form.ts";
 import type { Outbound } from "./outbound.ts";
 import { renderQuestion, renderSummary, renderText, type SlackMessage } from "./render.ts";
@@ -43,11 +44,30 @@ function summaryMessage(channelName: string, record: QuestionRecord, summary: st
   return renderSummary(summary, named);
 }
 
-/** Posts the prompt to `record.target`; its `ts` is the delivery's message id. */
-export async function deliverPrompt(out: Outbound, request: DeliverRequest): Promise<DeliveryRef> {
+/**
+ * Posts the prompt to `record.target`, with metadata naming its question; its `ts` is the delivery's
+ * message id. A re-send (repair) first adopts the question's earlier post when Slack lists it
+ * (`earlier-post.ts`), so that a post that reached Slack just before a crash is not doubled.
+ */
+export async function deliverPrompt(
+  out: Outbound,
+  request: DeliverRequest,
+  earlier?: EarlierPosts,
+): Promise<DeliveryRef> {
   const { record } = request;
   if (!record.target) throw new AskUserError("invalid_input", "The question has no target conversation.");
-  const { channel, threadTs } = await out.where(record.target.conversation);
+  const place = await out.where(record.target.conversation);
+  const { channel, threadTs } = place;
+  if (request.resend && earlier) {
+    const adopted = await earlier.find(place, record);
+    if (adopted !== undefined) {
+      out.logger.warn(
+        { channel: out.name, questionId: record.id, messageId: adopted },
+        `${out.name}: the prompt was posted before the crash; keeping that message`,
+      );
+      return { messageId: adopted };
+    }
+  }
   const message = promptMessage(request);
   // Posted once: a post whose connection failed may have reached Slack (see retry.ts).
   const result = await out.call("chat.postMessage", () =>
@@ -56,6 +76,7 @@ export async function deliverPrompt(out: Outbound, request: DeliverRequest): Pro
       text: message.text,
       ...(message.blocks ? { blocks: message.blocks } : {}),
       ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      metadata: promptMetadata(record.id),
       unfurl_links: false,
       unfurl_media: false,
     }),
