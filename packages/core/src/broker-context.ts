@@ -79,15 +79,19 @@ export class BrokerContext {
 
   /**
    * Read-modify-write with compare-and-set, retried while other writers come first. `change` gets a
-   * private copy and returns the next record or a refusal.
+   * private copy and returns the next record or a refusal. `read`: a private copy of the record that the
+   * caller has just read from the store, used for the first attempt instead of reading it again (the
+   * compare-and-set on its version still refuses it if anyone wrote in between, and the next attempt
+   * reads the record as stored then).
    */
   async transition(
     id: string,
     locale: string,
     change: (current: QuestionRecord) => QuestionRecord | Refusal,
+    read?: QuestionRecord,
   ): Promise<Transition> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const current = await this.store.get(id);
+      const current = attempt === 0 && read?.id === id ? read : await this.store.get(id);
       if (!current) {
         return {
           ok: false,
@@ -118,7 +122,7 @@ export class BrokerContext {
     id: string,
     locale: string,
     change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
-    options: { keepLate?: boolean } = {},
+    options: { keepLate?: boolean; read?: QuestionRecord } = {},
   ): Promise<Transition> {
     // Counted as background work from the start: a waiter woken by this write (and a close() it
     // triggers) must still see the summary edit that follows it.
@@ -134,21 +138,26 @@ export class BrokerContext {
     id: string,
     locale: string,
     change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
-    options: { keepLate?: boolean },
+    options: { keepLate?: boolean; read?: QuestionRecord },
   ): Promise<Transition> {
     let expiredInstead = false;
-    const result = await this.transition(id, locale, (record) => {
-      const refusal = refusalForStatus(record, locale);
-      if (refusal) return refusal;
-      const now = this.clock.now();
-      expiredInstead = !options.keepLate && now >= record.expiresAt;
-      const next = expiredInstead
-        ? finish(record, { status: "expired" }, record.expiresAt)
-        : change(record, now);
-      // Ending it: this broker edits the messages next, so siblings leave them alone for a while.
-      if (!("reason" in next) && awaitsSummary(next)) next.claim = this.claim();
-      return next;
-    });
+    const result = await this.transition(
+      id,
+      locale,
+      (record) => {
+        const refusal = refusalForStatus(record, locale);
+        if (refusal) return refusal;
+        const now = this.clock.now();
+        expiredInstead = !options.keepLate && now >= record.expiresAt;
+        const next = expiredInstead
+          ? finish(record, { status: "expired" }, record.expiresAt)
+          : change(record, now);
+        // Ending it: this broker edits the messages next, so siblings leave them alone for a while.
+        if (!("reason" in next) && awaitsSummary(next)) next.claim = this.claim();
+        return next;
+      },
+      options.read,
+    );
     if (result.ok && awaitsSummary(result.record)) this.background(this.finalize(result.record));
     if (result.ok && result.record.status === "pending" && draftChanged(result.previous, result.record))
       this.background(this.refresh(result.record.id));
@@ -163,13 +172,13 @@ export class BrokerContext {
    * Moves a pending record to a final state; the first writer wins and every later one gets the precise
    * refusal. An answer or skip that comes after the deadline expires the question instead.
    */
-  resolve(id: string, resolution: Resolution, locale: string): Promise<Transition> {
+  resolve(id: string, resolution: Resolution, locale: string, read?: QuestionRecord): Promise<Transition> {
     const late = resolution.status === "answered" || resolution.status === "skipped";
     return this.act(
       id,
       locale,
       (record, now) => finish(record, resolution, resolution.status === "expired" ? record.expiresAt : now),
-      { keepLate: !late },
+      read ? { keepLate: !late, read } : { keepLate: !late },
     );
   }
 

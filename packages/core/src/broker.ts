@@ -226,8 +226,10 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
         const error = new InvalidAskUserInputError(checked.issues);
         return { ok: false, reason: "invalid", message: error.message, issues: checked.issues, record };
       }
+      // The record just read is the first attempt's (no second read); a write in between fails its
+      // compare-and-set and the next attempt reads the record again.
       return outcomeOf(
-        await ctx.resolve(id, { status: "answered", answers: checked.answers, actor }, locale),
+        await ctx.resolve(id, { status: "answered", answers: checked.answers, actor }, locale, record),
       );
     },
     async skip(id, actor) {
