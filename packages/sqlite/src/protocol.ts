@@ -81,10 +81,18 @@ export interface Writer {
  */
 export type ToWriter = { type: "group"; id: number; ops: WriteOp[] } | { type: "close" };
 
-/** Writer thread → main thread. */
+/** One group's answer inside a transaction's message: its outcomes, or the error that stopped them all. */
+export type GroupAnswer =
+  | { id: number; ok: true; outcomes: WriteOutcome[] }
+  | { id: number; ok: false; error: ErrorShape };
+
+/**
+ * Writer thread → main thread. The groups committed in one transaction are answered in one message
+ * (with the writer's counts as of that commit).
+ */
 export type FromWriter =
   | { type: "ready" }
-  | ({ type: "group"; id: number } & GroupResult)
+  | { type: "groups"; answers: GroupAnswer[]; stats: WriterStats }
   | { type: "fatal"; error: ErrorShape }
   | { type: "closed" };
 

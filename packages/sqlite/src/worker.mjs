@@ -34,25 +34,24 @@ send({ type: "ready" });
 /** At most this many writes are joined into one transaction (a group alone may be larger). */
 const MAX_JOINED = 1024;
 
+/** @typedef {{ id: number, ops: import("./protocol.ts").WriteOp[] }} Group */
+
 /**
- * Carries out `groups` as one transaction and answers each with its own outcomes.
- * @param {{ id: number, ops: import("./protocol.ts").WriteOp[] }[]} groups
+ * Carries out `groups` as one transaction and answers them all in one message, each with its own
+ * outcomes (one message per transaction, not per group: the main thread handles one event).
+ * @param {Group[]} groups
  */
 function commitJoined(groups) {
   const result = writer.run(groups.flatMap((group) => group.ops));
+  /** @type {import("./protocol.ts").GroupAnswer[]} */
+  const answers = [];
   let at = 0;
   for (const { id, ops } of groups) {
-    if (result.ok)
-      send({
-        type: "group",
-        id,
-        ok: true,
-        outcomes: result.outcomes.slice(at, at + ops.length),
-        stats: result.stats,
-      });
-    else send({ type: "group", id, ok: false, error: result.error, stats: result.stats });
+    if (result.ok) answers.push({ id, ok: true, outcomes: result.outcomes.slice(at, at + ops.length) });
+    else answers.push({ id, ok: false, error: result.error });
     at += ops.length;
   }
+  send({ type: "groups", answers, stats: result.stats });
 }
 
 function close() {
@@ -69,7 +68,7 @@ function close() {
 port.on("message", (/** @type {ToWriter} */ first) => {
   /** @type {ToWriter | undefined} */
   let message = first;
-  /** @type {{ id: number, ops: import("./protocol.ts").WriteOp[] }[]} */
+  /** @type {Group[]} */
   let joined = [];
   let size = 0;
   while (message) {

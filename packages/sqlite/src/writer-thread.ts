@@ -38,11 +38,17 @@ export function startWriterThread(options: WriterOptions): GroupRunner {
   };
 
   worker.on("message", (message: FromWriter) => {
-    if (message.type === "group") {
+    if (message.type === "groups") {
       lastStats = message.stats;
-      const answer = waiting.get(message.id);
-      waiting.delete(message.id);
-      answer?.(message);
+      for (const group of message.answers) {
+        const answer = waiting.get(group.id);
+        waiting.delete(group.id);
+        answer?.(
+          group.ok
+            ? { ok: true, outcomes: group.outcomes, stats: message.stats }
+            : { ok: false, error: group.error, stats: message.stats },
+        );
+      }
     } else if (message.type === "fatal") {
       stop(message.error);
     }
