@@ -28,8 +28,8 @@ describe("web panel: live, time and auth", { timeout: 30_000 }, () => {
     await tabB.getByRole("radiogroup").waitFor({ state: "detached", timeout: 1_000 });
     expect(Date.now() - sent).toBeLessThan(1_000);
     const card = tabA.locator(`[data-question-id="${first}"]`);
-    expect(await card.textContent()).toContain("✅ — @alice via HTTP API");
-    expect(await tabA.getByRole("status").textContent()).toContain("Closed: ✅ — @alice via HTTP API");
+    expect(await card.textContent()).toContain("Answered — @alice via HTTP API");
+    expect(await tabA.getByRole("status").textContent()).toContain("Closed: Answered — @alice via HTTP API");
 
     // A new question reaches both tabs; answering it in one closes it in the other.
     const second = await ask(gw.url, releasePlan);
@@ -42,7 +42,7 @@ describe("web panel: live, time and auth", { timeout: 30_000 }, () => {
     await tabB.getByText("Question 1 of 3").waitFor({ state: "detached", timeout: 1_000 });
     await expect
       .poll(() => tabB.locator(`[data-question-id="${second}"]`).textContent())
-      .toContain("⏭ Skipped — operator via web panel");
+      .toContain("Skipped — operator via web panel");
     expect(await tabB.locator(".card").count()).toBe(2);
     await screenshot(tabB, "history");
   });
@@ -62,12 +62,12 @@ describe("web panel: live, time and auth", { timeout: 30_000 }, () => {
     await page.getByText("Live", { exact: true }).waitFor({ timeout: 10_000 });
     await page.getByText("Question 1 of 3").waitFor();
     expect(await page.locator(`[data-question-id="${first}"]`).textContent()).toContain(
-      "⏭ Skipped — operator via CLI",
+      "Skipped — operator via CLI",
     );
     expect(await page.locator(`[data-question-id="${second}"]`).getAttribute("data-status")).toBe("pending");
   });
 
-  it("counts down the time left, and at expiry closes the panel and marks the card ⌛", async () => {
+  it("counts down the time left, and at expiry closes the panel and marks the card Expired", async () => {
     const clock = createFakeClock(Date.now());
     const gw = await testGateway({}, { clock });
     const id = await ask(gw.url, { ...deploy, timeoutSeconds: 30 });
@@ -79,7 +79,7 @@ describe("web panel: live, time and auth", { timeout: 30_000 }, () => {
     await clock.advance(30_000);
     await page.getByRole("radiogroup").waitFor({ state: "detached", timeout: 2_000 });
     const card = page.locator(`[data-question-id="${id}"]`);
-    await expect.poll(() => card.textContent()).toContain("⌛ Expired at");
+    await expect.poll(() => card.textContent()).toContain("Expired at");
     expect(await card.getAttribute("data-status")).toBe("expired");
     expect((await question(gw.url, id)).status).toBe("expired");
     await screenshot(page, "expired");

@@ -62,7 +62,10 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
     const scrollTop = () => history.evaluate((el) => el.scrollTop);
     await expect.poll(scrollTop).toBeGreaterThan(0); // it opens at the newest card
     const before = await scrollTop();
-    await page.keyboard.press("Tab");
+    // Tab goes through the top bar (Notify me) and the history's filter and search to the history.
+    for (let presses = 0; presses < 6 && (await activeTag(page)) !== "MAIN"; presses++) {
+      await page.keyboard.press("Tab");
+    }
     expect(await activeTag(page)).toBe("MAIN");
     expect(await focusVisible(page)).not.toBeNull();
     await page.keyboard.press("ArrowUp");
@@ -113,26 +116,17 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
     expect(await page.getByRole("timer").textContent()).toMatch(/1[45]:\d\d left/);
   });
 
-  it("on a phone shows the question once, and Send answers says what is missing", async () => {
+  it("on a phone shows the question once: the stepper's step, the card above with its headers only", async () => {
     const gw = await testGateway();
     const id = await ask(gw.url, releasePlan);
     const page = await openPanel(`${gw.url}/`, PHONE);
-    const send = page.getByRole("button", { name: "Send answers" });
-    await send.waitFor();
-    for (const text of releasePlan.questions.map((q) => q?.question ?? "")) {
-      expect(await page.getByText(text, { exact: true }).count()).toBe(1);
-    }
-    expect(await send.isDisabled()).toBe(false);
-    expect(await page.getByText("Still to answer: Environment, Regions, Announce").count()).toBe(1);
-
-    await page.getByRole("radio", { name: /Staging/ }).tap();
-    await send.tap();
-    const alert = page.getByRole("alert");
-    await alert.waitFor();
-    expect(await alert.textContent()).toBe("Still to answer: Regions, Announce");
-    expect(await activeText(page)).toContain("EU");
-    expect((await question(gw.url, id)).status).toBe("pending");
-    await screenshot(page, "phone-missing");
+    await page.getByText("Question 1 of 3").waitFor();
+    const [first, ...later] = releasePlan.questions.map((q) => q?.question ?? "");
+    expect(await page.getByText(first ?? "", { exact: true }).count()).toBe(1);
+    for (const text of later) expect(await page.getByText(text, { exact: true }).count()).toBe(0);
+    expect(await page.locator(`[data-question-id="${id}"]`).textContent()).toContain(
+      "Environment · Regions · Announce",
+    );
   });
 
   it("preselects what was already picked in a chat (the shared draft), live", async () => {

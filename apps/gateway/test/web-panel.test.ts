@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testGateway } from "./harness.ts";
-import { ask, deploy, openPanel, PHONE, question, regions, releasePlan, screenshot } from "./web-browser.ts";
+import { ask, deploy, openPanel, question, regions, releasePlan, screenshot } from "./web-browser.ts";
 
 describe("web panel: answering", { timeout: 30_000 }, () => {
   it("answers a single question with a click, and the card keeps who answered, where and when", async () => {
@@ -23,7 +23,7 @@ describe("web panel: answering", { timeout: 30_000 }, () => {
     await page.getByRole("radio", { name: /Production/ }).click();
     await page.getByRole("radiogroup").waitFor({ state: "detached" });
     const card = page.locator(`[data-question-id="${id}"]`);
-    await expect.poll(() => card.textContent()).toContain("✅ — operator via web panel at");
+    await expect.poll(() => card.textContent()).toContain("Answered — operator via web panel at");
     expect(await card.textContent()).toContain("→ Production");
     expect(await page.getByText("Nothing is waiting").count()).toBe(1);
     await screenshot(page, "answered");
@@ -100,7 +100,12 @@ describe("web panel: answering", { timeout: 30_000 }, () => {
     );
     await page.getByRole("textbox", { name: "Your answer" }).press("Enter");
 
-    await page.getByText("Question 3 of 3").waitFor({ state: "detached" });
+    // The review of every answer comes before the Send (issue #22).
+    const review = page.getByRole("region", { name: "Review your answers" });
+    await review.waitFor();
+    expect(await review.textContent()).toContain("Release notes in the team channel");
+    await page.getByRole("button", { name: "Send answers" }).click();
+    await review.waitFor({ state: "detached" });
     expect((await question(gw.url, id)).answers).toEqual({
       environment: ["Production"],
       regions: ["US"],
@@ -108,14 +113,15 @@ describe("web panel: answering", { timeout: 30_000 }, () => {
     });
   });
 
-  it("Skip declines the whole prompt", async () => {
+  it("Skip declines the whole prompt (asking first, with an answer staged)", async () => {
     const gw = await testGateway();
     const id = await ask(gw.url, releasePlan);
     const page = await openPanel(`${gw.url}/`);
     await page.getByRole("radio", { name: /Production/ }).click();
     await page.getByRole("button", { name: "Skip" }).click();
+    await page.getByRole("button", { name: "Skip all 3" }).click();
     const card = page.locator(`[data-question-id="${id}"]`);
-    await expect.poll(() => card.textContent()).toContain("⏭ Skipped — operator via web panel");
+    await expect.poll(() => card.textContent()).toContain("Skipped — operator via web panel");
     expect(await page.getByRole("radiogroup").count()).toBe(0);
     expect(await question(gw.url, id)).toMatchObject({ status: "skipped", resolvedBy: { channel: "web" } });
     await screenshot(page, "skipped");
@@ -153,33 +159,5 @@ describe("web panel: answering", { timeout: 30_000 }, () => {
     expect(await page.getByText(/more waiting/).count()).toBe(0);
     expect((await question(gw.url, first)).answers).toEqual({ deploy_target: ["Production"] });
     expect((await question(gw.url, second)).status).toBe("pending");
-  });
-
-  it("stacks the questions as touch-friendly cards at phone width", async () => {
-    const gw = await testGateway();
-    const id = await ask(gw.url, releasePlan);
-    const page = await openPanel(`${gw.url}/`, PHONE);
-
-    await page.getByRole("radiogroup", { name: /environment/ }).waitFor();
-    expect(await page.getByRole("radiogroup").count()).toBe(2);
-    expect(await page.getByRole("group", { name: /regions/ }).count()).toBe(1);
-    expect(await page.getByText(/Question \d of 3/).count()).toBe(0);
-    for (const option of await page.locator(".option").all()) {
-      const box = await option.boundingBox();
-      expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
-    }
-    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
-    await screenshot(page, "phone");
-
-    await page.getByRole("radio", { name: /Staging/ }).tap();
-    await page.getByRole("checkbox", { name: /EU/ }).tap();
-    await page.getByRole("radio", { name: /Blog post/ }).tap();
-    await page.getByRole("button", { name: "Send answers" }).tap();
-    await page.getByRole("radiogroup").first().waitFor({ state: "detached" });
-    expect((await question(gw.url, id)).answers).toEqual({
-      environment: ["Staging (Recommended)"],
-      regions: ["EU"],
-      announce: ["Blog post"],
-    });
   });
 });
