@@ -2,7 +2,8 @@
  * A Bolt app from a `SlackConfig`, as the plugin runs it: the bot token checked with `auth.test` first,
  * Socket Mode with an app token, else HTTP mode through a receiver that opens no port (`receiver.ts`);
  * rate-limited calls retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`, and nothing
- * else retried by the WebClient (a post whose connection failed is not sent twice); Bolt's own log lines
+ * else retried by the WebClient (a post whose connection failed is not sent twice) — Socket Mode's own
+ * WebClient included, so a start while Slack is unreachable fails in bounded time; Bolt's own log lines
  * in ours.
  */
 import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core";
@@ -95,6 +96,10 @@ export async function createBoltApp(config: SlackConfig, logger: AskUserLogger):
     ...(auth.user_id ? { botUserId: auth.user_id } : {}),
     ...(receiver ? { receiver } : { appToken: config.appToken ?? "", socketMode: true }),
     clientOptions,
+    // Socket Mode's own WebClient (apps.connections.open) with the same policy, not its default of 100
+    // tries over about 30 minutes: a start while Slack is unreachable fails, and the host tries again.
+    // Bolt 5.1 passes `clientOptions` there by itself; said here so that it stays so.
+    installerOptions: { clientOptions: { ...clientOptions } },
     logger: bolt,
   });
   return { app, ...(receiver ? { receiver } : {}), botName: auth.user ?? "bot" };
