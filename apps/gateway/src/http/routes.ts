@@ -1,4 +1,5 @@
-import type { Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import { TrieRouter } from "hono/router/trie-router";
 import type { GatewayEnv } from "./env.ts";
 import { methodNotAllowedError, noRouteError } from "./respond.ts";
@@ -25,6 +26,12 @@ function routeTable(app: Hono<GatewayEnv>, noHead: ReadonlySet<string>): TrieRou
   return router;
 }
 
+/** A route of the app (not a middleware's `*` / `/*`) that Hono's own match found for this request. */
+function hasRoute(c: Context<GatewayEnv>): boolean {
+  for (const route of matchedRoutes(c)) if (route.path !== "*" && route.path !== "/*") return true;
+  return false;
+}
+
 /**
  * Routing before the content checks: a path the app does not have is a 404 and a known path asked
  * with another method a 405 with `Allow`, whatever the request's type and size — only a request that
@@ -37,6 +44,9 @@ export function routeGuard(
 ): MiddlewareHandler<GatewayEnv> {
   let table: TrieRouter<Methods> | undefined;
   return async (c, next) => {
+    // The common case costs nothing more: Hono already matched the request against the app's routes
+    // for this method, and found one. (HEAD is matched as GET by Hono, so it goes through the table.)
+    if (c.req.method !== "HEAD" && hasRoute(c)) return next();
     table ??= routeTable(app, noHead);
     const allowed = new Set<string>();
     for (const [methods] of table.match("ALL", c.req.path)[0])
