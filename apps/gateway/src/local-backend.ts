@@ -40,11 +40,13 @@ export function createLocalBackend(
       if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
       return toPublic(record);
     },
-    async waitForEnd(id, signal) {
-      const record = await ends.wait(id, signal);
-      if (signal.aborted) return undefined;
-      if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
-      return toPublic(record);
+    waitForEnd(id, signal) {
+      // Not an async function: a waiting call holds a promise reaction here, not a suspended frame.
+      return ends.wait(id, signal).then((record) => {
+        if (signal.aborted) return undefined;
+        if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
+        return toPublic(record);
+      });
     },
     async listPage({ cursor, limit = 100 }) {
       const after = cursor === undefined ? undefined : decodeCursor(cursor);

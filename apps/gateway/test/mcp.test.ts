@@ -198,7 +198,7 @@ describe("waiting for the answer over MCP", () => {
       onprogress: (progress) => seen.push(progress),
     });
     const question = await backend.nextPending();
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3));
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3), { timeout: 5000 });
     backend.answer(question.id, { deploy_target: ["Production"] });
     await call;
     expect(seen[0]).toEqual({ progress: 0, total: 60, message: "Waiting for an answer — 1:00 left" });
@@ -410,7 +410,7 @@ describe("MCP over Streamable HTTP", () => {
       onprogress: (p) => seen.push(p),
     });
     const question = await backend.nextPending();
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2), { timeout: 5000 });
     backend.answer(question.id, { deploy_target: ["Production"] });
     const result = await call;
     expect(result.structuredContent).toEqual({

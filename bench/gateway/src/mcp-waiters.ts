@@ -16,7 +16,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { type GatewayProcess, kill9, startGatewayProcess } from "@ask-user/gateway/testing";
@@ -83,6 +83,15 @@ const input = {
   timeoutSeconds: 3600,
 };
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+/**
+ * Closes the agent's idle sockets. Call it after a pause (a memory reading takes seconds): the
+ * gateway closes a socket idle for 5 s, and a request sent on it just then fails with ECONNRESET.
+ */
+function dropIdleSockets(): void {
+  for (const sockets of Object.values(agent.freeSockets))
+    for (const socket of sockets ?? []) socket.destroy();
+}
 
 interface Reply {
   status: number;
@@ -159,6 +168,7 @@ async function measure(gateway: GatewayProcess, label: string): Promise<Reading>
   rmSync(file, { force: true });
   process.kill(pid, "SIGUSR2");
   await waitFor(`the gateway's memory reading (${label})`, () => existsSync(file), 120_000);
+  dropIdleSockets();
   const read = JSON.parse(readFileSync(file, "utf8")) as { heap: number; snapshot?: string };
   if (read.snapshot) console.log(`  heap snapshot (${label}): ${read.snapshot}`);
   return { heap: read.heap, rss };
@@ -351,8 +361,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const both = (r: Reading) => `heap ${kb(r.heap).padStart(8)}  RSS ${kb(r.rss).padStart(8)}`;
 const mark = (ok: boolean) => (ok ? "ok" : "ABOVE GOAL");
 const limit = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 console.log(
-  `MCP waiters: ${n.toLocaleString("en-US")} sessions, each with ask_user in flight and a progressToken (open-file limit ${limit})`,
+  `MCP waiters: ${n.toLocaleString("en-US")} sessions, each with ask_user in flight and a progressToken (open-file limit ${limit}, load ${load()})`,
 );
 console.log(
   "  memory: from an idle gateway to all waiting, each waiter's question included (both runs alike);",
@@ -385,6 +399,9 @@ try {
   }
 } finally {
   for (const [kind, count] of failures) console.error(`${count} × ${kind} failed`);
+  console.log(
+    `  load at the end ${load()} (${cpus().length} CPUs; latency under a loaded machine is mostly queueing)`,
+  );
   agent.destroy();
   if (!snapshots) rmSync(work, { recursive: true, force: true });
 }

@@ -243,17 +243,34 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         "retry-after": "30",
       });
     }
-    const count = requests.length;
+    return track(session, requests.length, () =>
+      serveRequests(ctx, session, requests, res, { stream: acceptsEventStream(req), logger }),
+    );
+  };
+
+  /**
+   * Counts `count` calls of `session` in flight while `serve` runs. Returned, not awaited, by
+   * `handle`: a waiting call holds none of its request's body or parsed messages.
+   */
+  const track = (session: Session, count: number, serve: () => Promise<void>): Promise<void> => {
     calls += count;
-    const served = serveRequests(ctx, session, requests, res, { stream: acceptsEventStream(req), logger });
-    inFlight.add(served);
-    try {
-      await served;
-    } finally {
+    const finish = () => {
       calls -= count;
       session.lastSeen = Date.now();
       inFlight.delete(served);
+    };
+    let started: Promise<void>;
+    try {
+      started = serve();
+    } catch (error) {
+      started = Promise.reject(error);
     }
+    const served: Promise<void> = started.then(finish, (error: unknown) => {
+      finish();
+      throw error;
+    });
+    inFlight.add(served);
+    return served;
   };
 
   return {
