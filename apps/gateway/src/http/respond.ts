@@ -34,14 +34,22 @@ export class HttpError extends AskUserError {
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
-/** A JSON response that no cache keeps. */
+/**
+ * A JSON response that no cache keeps. Built as a plain `Response` with a plain header object (the node
+ * adapter writes it as is), not through `c.body`, which would build a `Headers` object that the adapter
+ * then turns back into a plain object, on every answer. The app sets no headers ahead with `c.header`
+ * on the routes that answer with JSON (only the event stream does, and its errors need none of them).
+ */
 export function sendJson(
-  c: Context,
+  _c: Context,
   status: ContentfulStatusCode,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): Response {
-  return c.body(JSON.stringify(body), status, { ...JSON_HEADERS, ...headers });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
 }
 
 /** The JSON error response of an {@link HttpError}. */
