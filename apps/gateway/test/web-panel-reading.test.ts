@@ -31,8 +31,6 @@ function contrastOf(page: Page, selector: string): Promise<number> {
 const focusVisible = (page: Page) =>
   page.evaluate<string | null>('document.querySelector(":focus-visible")?.textContent ?? null');
 const activeTag = (page: Page) => page.evaluate<string | undefined>("document.activeElement?.tagName");
-const activeText = (page: Page) =>
-  page.evaluate<string | null | undefined>("document.activeElement?.textContent");
 
 describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
   it("shows no focus ring at load; the first arrow key puts the focus on the options", async () => {

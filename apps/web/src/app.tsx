@@ -10,10 +10,10 @@ import { byCreation, isOpen, merge, type QuestionMap } from "./questions.ts";
 import { statusLine } from "./summary.ts";
 import { formatCountdown, useNow } from "./time.ts";
 import { TokenForm } from "./token-form.tsx";
+import { type Connection, Topbar } from "./topbar.tsx";
 import { WaitingBar } from "./waiting-bar.tsx";
 
 type AuthState = "checking" | "needed" | "ok";
-type Connection = "connecting" | "live" | "reconnecting";
 
 const EVENT_TYPES = ["question.requested", "question.updated", "question.resolved"] as const;
 const RETRY_MS = 2_000;
@@ -171,6 +171,16 @@ export function App({ strings, token, storage }: AppProps) {
     const element = scroller.current;
     if (element && atBottom.current && cardCount > 0) element.scrollTop = element.scrollHeight;
   }, [cardCount]);
+  // A sheet that grows (the next step, the review) shrinks the history: it stays at its newest card.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   // The card of the prompt in the panel stays in sight above it.
   useEffect(() => {
     if (!currentId) return;
@@ -216,25 +226,14 @@ export function App({ strings, token, storage }: AppProps) {
     return <TokenForm strings={strings} error={authError} busy={busy} onToken={submitToken} />;
   }
 
-  const liveText =
-    connection === "live" ? web.live : connection === "connecting" ? web.connecting : web.reconnecting;
-
   return (
     <div class="app">
-      <header class="topbar">
-        <h1>{web.title}</h1>
-        <span class="topbar-end">
-          <NotifyControl
-            strings={strings}
-            permission={notifications.permission}
-            onRequest={notifications.request}
-          />
-          <span class={`connection connection--${connection}`}>
-            <span class="connection-dot" aria-hidden="true" />
-            {liveText}
-          </span>
-        </span>
-      </header>
+      <Topbar
+        strings={strings}
+        connection={connection}
+        notify={notifications.permission}
+        onNotify={notifications.request}
+      />
       <HistoryToolbar
         strings={strings}
         questions={history}
@@ -298,19 +297,4 @@ export function App({ strings, token, storage }: AppProps) {
       </div>
     </div>
   );
-}
-
-/** Notify me (asks for permission on this click only), or what the browser allows. */
-function NotifyControl(props: { strings: PanelStrings; permission: string; onRequest(): void }) {
-  const { web } = props.strings;
-  if (props.permission === "default") {
-    return (
-      <button type="button" class="button button--small" onClick={props.onRequest}>
-        {web.notifyMe}
-      </button>
-    );
-  }
-  if (props.permission === "granted") return <span class="notify-state">{web.notifyOn}</span>;
-  if (props.permission === "denied") return <span class="notify-state">{web.notifyBlocked}</span>;
-  return null;
 }
