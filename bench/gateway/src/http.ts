@@ -11,19 +11,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { pino } from "pino";
 import { print } from "./report.ts";
+import { answer, input } from "./samples.ts";
 import { fmt, rate, row } from "./stats.ts";
-
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
-const answer = { answers: { deploy_target: ["Production"] } };
 
 /** A keep-alive client with one socket per concurrent caller. */
 export function httpClient(sockets: number) {

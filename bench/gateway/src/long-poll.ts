@@ -10,20 +10,11 @@ import { type Child, spawnNode, startGatewayChild, waitForOutput } from "./child
 import { httpClient } from "./http.ts";
 import { cpuMicros, openFileLimit, openFiles, rssBytes, settled } from "./machine.ts";
 import { print } from "./report.ts";
+import { input } from "./samples.ts";
 import { fmt, percentile, rate, row } from "./stats.ts";
 import { openWaiters } from "./waiter-clients.ts";
 
 const ANSWERING = 16;
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
 const answers = { deploy_target: ["Production"] };
 
 /** What is measured on either side: the held requests' memory and how fast an answer wakes them. */

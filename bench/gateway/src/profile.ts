@@ -12,23 +12,13 @@ import { type ProfileSummary, shares } from "./cpu-profile.ts";
 import { httpClient } from "./http.ts";
 import { cpuMicros, openFiles, settled } from "./machine.ts";
 import { print } from "./report.ts";
+import { answer, input } from "./samples.ts";
 import { fmt, rate } from "./stats.ts";
 import { openWaiters } from "./waiter-clients.ts";
 
 const WARM_UP = 2_000;
 /** Long-poll waiters for the third profile: answers that each wake one of them. */
 const WAITERS = 2_000;
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
-const answer = { answers: { deploy_target: ["Production"] } };
 
 /** The next IPC message of `child` that `accept` takes; rejects after `timeoutMs` or if it exits. */
 function nextMessage<T>(

@@ -16,21 +16,12 @@ import { createRedisStore } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import { startRedisServer } from "@ask-user/testkit/redis";
 import { print } from "./report.ts";
+import { input } from "./samples.ts";
 import { fmt, percentile, row } from "./stats.ts";
 
 const ENDED = 100_000;
 const REPLIES = 300;
 const quiet = { warn() {}, error() {} };
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
 const prompt = normalizeAskUserInput(input);
 
 /** A chat that takes every prompt and edit at once. */

@@ -12,22 +12,12 @@ import { httpClient } from "./http.ts";
 import { cpuMicros } from "./machine.ts";
 import { captured, RawRedis, replay, serverPid } from "./redis-raw.ts";
 import { print } from "./report.ts";
+import { answer, input } from "./samples.ts";
 import { fmt, row } from "./stats.ts";
 
 const INSTANCES = [1, 2, 3];
 const WARM_UP = 1_000;
 const CHANNEL = "ask-user:changes";
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
-const answer = { answers: { deploy_target: ["Production"] } };
 
 interface Run {
   instances: number;
