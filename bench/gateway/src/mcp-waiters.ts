@@ -3,7 +3,8 @@
  * HTTP with `ask_user` in flight (with a progressToken, as real clients send). The gateway runs in a
  * child process (`ask-user start`, memory store) so that its memory is measured alone; this process is
  * the agents. Memory is read in the child after a full GC (V8 heap in use, and RSS) through a small
- * preload that answers SIGUSR2. Prints the open-file limit, the gateway's memory per waiting session
+ * preload that answers SIGUSR2 (it also reports the gateway's own GC pauses since the previous
+ * reading, to tell a GC pause from a loaded machine). Prints the open-file limit, the gateway's memory per waiting session
  * beside the goal of 32 KB, and answer → tool result latency (p50/p99) with 16 answering clients beside
  * the goal of 50 ms; then the same for N HTTP long-poll waiters (`GET /v1/questions/:id?wait=`) on a
  * fresh gateway as the baseline. Both runs are measured the same way — from an idle gateway to N
@@ -52,16 +53,30 @@ import { renameSync, writeFileSync } from "node:fs";
 import v8 from "node:v8";
 import vm from "node:vm";
 v8.setFlagsFromString("--expose-gc");
+import { PerformanceObserver } from "node:perf_hooks";
 const gc = vm.runInNewContext("gc");
+// The gateway's own GC pauses since the last reading (the forced ones of a reading left out).
+let forced = false;
+let pauses = { max: 0, over20: 0 };
+new PerformanceObserver((list) => {
+  if (forced) return;
+  for (const entry of list.getEntries()) {
+    pauses.max = Math.max(pauses.max, entry.duration);
+    if (entry.duration > 20) pauses.over20++;
+  }
+}).observe({ entryTypes: ["gc"] });
 process.on("SIGUSR2", () => {
+  const since = pauses;
+  forced = true;
   gc();
   gc();
+  setTimeout(() => { forced = false; pauses = { max: 0, over20: 0 }; }, 0);
   const out = process.env.ASK_USER_BENCH_MEM_FILE;
   let snapshot;
   if (process.env.ASK_USER_BENCH_SNAPSHOT) snapshot = v8.writeHeapSnapshot(out + "." + Date.now() + ".heapsnapshot");
   const heap = v8.getHeapStatistics().used_heap_size;
   const { rss, external } = process.memoryUsage();
-  writeFileSync(out + ".tmp", JSON.stringify({ heap, rss, external, snapshot }));
+  writeFileSync(out + ".tmp", JSON.stringify({ heap, rss, external, snapshot, pauses: since }));
   renameSync(out + ".tmp", out);
 });
 `;
@@ -151,6 +166,8 @@ function percentile(values: number[], p: number): number {
 interface Reading {
   heap: number;
   rss: number;
+  /** The gateway's GC pauses since the previous reading (not counting the forced GC of a reading). */
+  pauses?: { max: number; over20: number };
 }
 
 /**
@@ -169,9 +186,9 @@ async function measure(gateway: GatewayProcess, label: string): Promise<Reading>
   process.kill(pid, "SIGUSR2");
   await waitFor(`the gateway's memory reading (${label})`, () => existsSync(file), 120_000);
   dropIdleSockets();
-  const read = JSON.parse(readFileSync(file, "utf8")) as { heap: number; snapshot?: string };
+  const read = JSON.parse(readFileSync(file, "utf8")) as Reading & { snapshot?: string };
   if (read.snapshot) console.log(`  heap snapshot (${label}): ${read.snapshot}`);
-  return { heap: read.heap, rss };
+  return { heap: read.heap, rss, ...(read.pauses ? { pauses: read.pauses } : {}) };
 }
 
 /** (b - a) / count, per field. */
@@ -252,7 +269,7 @@ async function answerAll(
   return latencies;
 }
 
-async function mcpRun(): Promise<{ perSession: Reading; latencies: number[] }> {
+async function mcpRun(): Promise<{ perSession: Reading; latencies: number[]; pauses: Reading["pauses"] }> {
   const gateway = await startGateway();
   const mcp = `${gateway.url}/mcp`;
   try {
@@ -315,7 +332,8 @@ async function mcpRun(): Promise<{ perSession: Reading; latencies: number[] }> {
     }
     if (ids.length !== n) throw new Error(`${ids.length} pending questions, expected ${n}`);
     const latencies = await answerAll(gateway.url, ids, results);
-    return { perSession: per(before, during, n), latencies };
+    const { pauses } = await measure(gateway, "MCP, all answered");
+    return { perSession: per(before, during, n), latencies, pauses };
   } finally {
     await kill9(gateway.child);
   }
@@ -325,6 +343,7 @@ async function longPollRun(): Promise<{
   perQuestion: Reading;
   perWaiter: Reading;
   latencies: number[];
+  pauses: Reading["pauses"];
 }> {
   const gateway = await startGateway();
   try {
@@ -350,7 +369,8 @@ async function longPollRun(): Promise<{
     await new Promise((resolve) => setTimeout(resolve, 2000)); // every poll reached the gateway
     const during = await measure(gateway, "long-poll, all waiting");
     const latencies = await answerAll(gateway.url, ids, results);
-    return { perQuestion: per(before, created, n), perWaiter: per(before, during, n), latencies };
+    const { pauses } = await measure(gateway, "long-poll, all answered");
+    return { perQuestion: per(before, created, n), perWaiter: per(before, during, n), latencies, pauses };
   } finally {
     await kill9(gateway.child);
   }
@@ -360,6 +380,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const both = (r: Reading) => `heap ${kb(r.heap).padStart(8)}  RSS ${kb(r.rss).padStart(8)}`;
 const mark = (ok: boolean) => (ok ? "ok" : "ABOVE GOAL");
+const gcLine = (pauses: Reading["pauses"]) =>
+  pauses ? `  gateway GC while answering: longest pause ${ms(pauses.max)}, ${pauses.over20} over 20 ms` : "";
 const limit = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
 const load = () =>
   loadavg()
@@ -382,6 +404,7 @@ try {
   console.log(
     `  answer → tool result, ${ANSWERING_CLIENTS} answering clients  p50 ${ms(percentile(mcp.latencies, 50))}  p99 ${ms(p99)}   goal p99 ≤ ${GOAL_P99_MS} ms  ${mark(p99 <= GOAL_P99_MS)}`,
   );
+  console.log(gcLine(mcp.pauses));
   if (baseline) {
     const poll = await longPollRun();
     console.log("HTTP long-poll waiters (baseline, same N, fresh gateway; questions created first)");
@@ -396,6 +419,7 @@ try {
     console.log(
       `  answer → response, ${ANSWERING_CLIENTS} answering clients     p50 ${ms(percentile(poll.latencies, 50))}  p99 ${ms(percentile(poll.latencies, 99))}`,
     );
+    console.log(gcLine(poll.pauses));
   }
 } finally {
   for (const [kind, count] of failures) console.error(`${count} × ${kind} failed`);
