@@ -62,7 +62,7 @@ describe("list, show, answer, skip, cancel", () => {
     );
     // No target: no chat got it, so the web panel and the terminal are where to answer.
     expect(shown.stdout).toContain(
-      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user answer ${pending.id} --json '{"deploy_target":["Staging"]}'`,
+      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user --url ${gw.url} answer ${pending.id} --json '{"deploy_target":["Staging"]}'`,
     );
     expect(shown.stdout).not.toContain("in the chat");
     const json = await run(["show", pending.id, "-o", "json"], { env });
@@ -76,8 +76,7 @@ describe("list, show, answer, skip, cancel", () => {
     expect(await run(["show", "nope"], { env })).toEqual({
       code: 1,
       stdout: "",
-      stderr:
-        'ask-user: no question with id nope.\nRun "ask-user list" to see the questions and their ids.\n',
+      stderr: `ask-user: no question with id nope.\nRun "ask-user --url ${gw.url} list" to see the questions and their ids.\n`,
     });
   });
 

@@ -56,8 +56,7 @@ describe("ask-user wait", () => {
     expect(await run(["wait", "no-such-id"], { env: envFor(gw) })).toEqual({
       code: 1,
       stdout: "",
-      stderr:
-        'ask-user: no question with id no-such-id.\nRun "ask-user list" to see the questions and their ids.\n',
+      stderr: `ask-user: no question with id no-such-id.\nRun "ask-user --url ${gw.url} list" to see the questions and their ids.\n`,
     });
     const missing = await run(["wait"], { env: envFor(gw) });
     expect(missing.code).toBe(2);
@@ -153,7 +152,7 @@ describe("waiting rides out a gateway that goes away and comes back", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain(`The connection to the ask-user gateway at ${gw.url} failed`);
     expect(stderr).toContain(
-      `Question ${id} may still be answered: "ask-user wait ${id}" waits on it again.`,
+      `Question ${id} may still be answered: "ask-user --url ${gw.url} wait ${id}" waits on it again.`,
     );
     expect(Date.now() - started).toBeLessThan(3000);
   });

@@ -81,7 +81,7 @@ describe("ask-user ask", () => {
         `^Waiting for an answer to "Deploy" until \\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42 or in the web panel at ${gw.url}/, or run`,
       ),
     );
-    expect(stderr).toContain(`ask-user answer ${id} --json '{"deploy_target":["Staging"]}'`);
+    expect(stderr).toContain(`ask-user --url ${gw.url} answer ${id} --json '{"deploy_target":["Staging"]}'`);
     expect(stderr.split("\n").filter(Boolean)).toHaveLength(1);
   });
 
@@ -145,7 +145,7 @@ describe("ask-user ask", () => {
     const [where, countdown = ""] = stderr.split("\n");
     // No target: no chat channel got it, so not "answer it in the chat".
     expect(where).toBe(
-      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user answer ${id} --json '{"deploy_target":["Staging"]}'`,
+      `No chat channel got it: answer it in the web panel at ${gw.url}/, or run: ask-user --url ${gw.url} answer ${id} --json '{"deploy_target":["Staging"]}'`,
     );
     const frames = countdown.split("\r\x1b[2K").filter(Boolean);
     expect(frames.length).toBeGreaterThanOrEqual(2);

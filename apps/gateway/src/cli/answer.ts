@@ -49,7 +49,7 @@ ${URL_HELP}
       try {
         return await answerInteractively(backend, io.terminal, id);
       } catch (error) {
-        return reportError(io, error, id);
+        return reportError(io, error, id, backend.url);
       }
     }
     if (id === undefined)
@@ -60,7 +60,7 @@ ${URL_HELP}
       printQuestion(io, await backend.answer(id, answers), output, backend.url);
       return EXIT.ok;
     } catch (error) {
-      return reportError(io, error, id);
+      return reportError(io, error, id, backend.url);
     }
   },
 };

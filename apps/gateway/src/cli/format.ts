@@ -33,22 +33,26 @@ function quoteForShell(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** `ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'` with each first option. */
-export function answerHint(question: PublicQuestion): string {
+/**
+ * `ask-user answer <id> --json '{"deploy_target":["Staging (Recommended)"]}'` with each first option;
+ * `command` is how the CLI is run here (`cliCommand`: `pnpm ask-user`, `--url` …).
+ */
+export function answerHint(question: PublicQuestion, command = "ask-user"): string {
   const example: Record<string, string[]> = {};
   for (const q of question.prompt.questions) example[q.id] = [q.options[0]?.label ?? "…"];
-  return `ask-user answer ${question.id} --json ${quoteForShell(JSON.stringify(example))}`;
+  return `${command} answer ${question.id} --json ${quoteForShell(JSON.stringify(example))}`;
 }
 
 /**
  * Where a person can answer: the chat it went to (when it has a target) and the web panel, or — when no
  * chat channel got it — the web panel and the terminal only.
  */
-export function whereToAnswer(question: PublicQuestion, panelUrl: string): string {
+export function whereToAnswer(question: PublicQuestion, panelUrl: string, command = "ask-user"): string {
   const target = targetText(question);
+  const hint = answerHint(question, command);
   return target
-    ? `Answer it in ${target} or in the web panel at ${panelUrl}/, or run: ${answerHint(question)}`
-    : `No chat channel got it: answer it in the web panel at ${panelUrl}/, or run: ${answerHint(question)}`;
+    ? `Answer it in ${target} or in the web panel at ${panelUrl}/, or run: ${hint}`
+    : `No chat channel got it: answer it in the web panel at ${panelUrl}/, or run: ${hint}`;
 }
 
 /** `telegram:123456`, or undefined without a target. */
@@ -113,7 +117,7 @@ export function formatTable(questions: PublicQuestion[], now = Date.now(), p: Pa
  */
 export function formatQuestion(
   question: PublicQuestion,
-  options: { panelUrl: string; now?: number; paint?: Paint },
+  options: { panelUrl: string; now?: number; paint?: Paint; command?: string },
 ): string {
   const now = options.now ?? Date.now();
   const p = options.paint ?? paint(false);
@@ -141,7 +145,7 @@ export function formatQuestion(
   });
   lines.push("");
   if (question.status === "pending") {
-    lines.push(whereToAnswer(question, options.panelUrl));
+    lines.push(whereToAnswer(question, options.panelUrl, options.command));
   } else {
     lines.push(summary(question));
     if (question.status === "undeliverable" && question.error)

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { AskUserError } from "@ask-user/core";
 import { BackendError } from "../backend.ts";
 import { colorEnabled, paint } from "./color.ts";
+import { cliCommand } from "./invocation.ts";
 
 /** Where the CLI reads and writes; `main` uses the process's streams unless a test passes its own. */
 export interface CliIo {
@@ -92,9 +93,9 @@ export async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promis
 
 /**
  * Prints a failed call for a person (never a stack trace) and returns the exit code: issues one per line
- * and 2 for rejected input, the gateway's reason and 1 otherwise.
+ * and 2 for rejected input, the gateway's reason and 1 otherwise. `url` is the gateway's, for the hints.
  */
-export function reportError(io: CliIo, error: unknown, questionId?: string): number {
+export function reportError(io: CliIo, error: unknown, questionId?: string, url?: string): number {
   const p = paint(io.color?.stderr === true);
   if (error instanceof UsageError || error instanceof InputError) {
     writeLine(io.stderr, p.red(error.message));
@@ -113,7 +114,7 @@ export function reportError(io: CliIo, error: unknown, questionId?: string): num
   }
   if (error.status === 404 && questionId !== undefined) {
     writeLine(io.stderr, p.red(`ask-user: no question with id ${questionId}.`));
-    writeLine(io.stderr, 'Run "ask-user list" to see the questions and their ids.');
+    writeLine(io.stderr, `Run "${cliCommand(io.env, url)} list" to see the questions and their ids.`);
     return EXIT.failed;
   }
   if (error.status === 401) {

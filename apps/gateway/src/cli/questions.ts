@@ -5,6 +5,7 @@ import type { HttpBackend } from "../http-client.ts";
 import { paint } from "./color.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
 import { formatQuestion, formatTable } from "./format.ts";
+import { cliCommand } from "./invocation.ts";
 import { type CliIo, EXIT, reportError, UsageError, writeLine } from "./io.ts";
 
 const STATUSES: readonly string[] = ["pending", ...TERMINAL_STATUSES];
@@ -76,7 +77,11 @@ export function printQuestion(io: CliIo, question: PublicQuestion, output: strin
     io.stdout,
     output === "json"
       ? JSON.stringify(question, null, 2)
-      : formatQuestion(question, { panelUrl, paint: paint(io.color?.stdout === true) }),
+      : formatQuestion(question, {
+          panelUrl,
+          paint: paint(io.color?.stdout === true),
+          command: cliCommand(io.env, panelUrl),
+        }),
   );
 }
 
@@ -101,7 +106,7 @@ function questionCommand(spec: {
         printQuestion(context.io, await spec.call(backend, id), output, backend.url);
         return EXIT.ok;
       } catch (error) {
-        return reportError(context.io, error, id);
+        return reportError(context.io, error, id, backend.url);
       }
     },
   };

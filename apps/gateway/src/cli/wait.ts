@@ -30,7 +30,7 @@ that id, or gateway error · 2 bad usage · 130 interrupted (the question stays 
     try {
       question = await backend.get(id);
     } catch (error) {
-      return reportError(context.io, error, id);
+      return reportError(context.io, error, id, backend.url);
     }
     return waitAndPrint(backend, question, context.io, "stop");
   },

@@ -5,6 +5,7 @@ import { BackendError } from "../backend.ts";
 import type { HttpBackend } from "../http-client.ts";
 import { paint } from "./color.ts";
 import { formatDuration, headline, secondsLeft, whereToAnswer } from "./format.ts";
+import { cliCommand } from "./invocation.ts";
 import { type CliIo, EXIT, reportError, writeLine } from "./io.ts";
 
 /**
@@ -35,6 +36,7 @@ export async function waitAndPrint(
   mode: InterruptMode,
 ): Promise<number> {
   if (question.result) return printResult(io, question.result);
+  const command = cliCommand(io.env, backend.url);
   const controller = new AbortController();
   let interrupts = 0;
   let forceStop: () => void = () => {};
@@ -58,7 +60,7 @@ export async function waitAndPrint(
     if (error instanceof BackendError && (error.status === 0 || error.status >= 500)) {
       writeLine(
         io.stderr,
-        `Question ${question.id} may still be answered: "ask-user wait ${question.id}" waits on it again.`,
+        `Question ${question.id} may still be answered: "${command} wait ${question.id}" waits on it again.`,
       );
     }
     return code;
@@ -74,7 +76,7 @@ export async function waitAndPrint(
     writeLine(
       io.stderr,
       `Stopped waiting; question ${question.id} stays open (Ctrl-C on wait does not cancel it: ` +
-        `"ask-user cancel ${question.id}" does).`,
+        `"${command} cancel ${question.id}" does).`,
     );
     return EXIT.interrupted;
   }
@@ -157,12 +159,12 @@ function showWaiting(
     writeLine(
       io.stderr,
       `Waiting for an answer to "${headline(question)}" until ${formatTime(question.expiresAt, "en", Date.now())} ` +
-        `(question ${question.id}). ${whereToAnswer(question, panelUrl)}`,
+        `(question ${question.id}). ${whereToAnswer(question, panelUrl, cliCommand(io.env, panelUrl))}`,
     );
     return { note: (line) => writeLine(io.stderr, line), stop: () => {} };
   }
   const p = paint(io.color?.stderr === true);
-  writeLine(io.stderr, p.dim(whereToAnswer(question, panelUrl)));
+  writeLine(io.stderr, p.dim(whereToAnswer(question, panelUrl, cliCommand(io.env, panelUrl))));
   const render = () => {
     const left = p.bold(`${formatDuration(secondsLeft(question))} left`);
     io.stderr.write(
