@@ -7,10 +7,43 @@ const TICK_MS = 1000;
 /** At most this many re-reads start per tick (the rest wait for the next tick). */
 const RECHECKS_PER_TICK = 1000;
 
-/** One waiter: how it is woken, and when its question is read again. */
-interface Waiter {
-  wake: (record: QuestionRecord | undefined) => void;
-  recheckAt: number;
+/**
+ * One waiter: a class, so that waking it and its `abort` listener (`handleEvent`) are methods on the
+ * prototype, not closures made per waiter.
+ */
+class Waiter {
+  done = false;
+
+  constructor(
+    readonly id: string,
+    public recheckAt: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (record: QuestionRecord | undefined) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly remove: (waiter: Waiter) => void,
+  ) {}
+
+  /** Ends the wait with the record (`undefined`: aborted, or an unknown question). */
+  wake(record: QuestionRecord | undefined): void {
+    if (this.end()) this.resolve(record);
+  }
+
+  fail(error: unknown): void {
+    if (this.end()) this.reject(error);
+  }
+
+  /** The signal's `abort` event. */
+  handleEvent(): void {
+    this.wake(undefined);
+  }
+
+  private end(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.remove(this);
+    this.signal?.removeEventListener("abort", this);
+    return true;
+  }
 }
 
 /** Waits for questions to end on one broker: one listener and one timer, however many wait. */
@@ -51,7 +84,8 @@ export function createEndWaiters(
     else visit(entry);
   };
 
-  const remove = (id: string, waiter: Waiter) => {
+  const remove = (waiter: Waiter) => {
+    const id = waiter.id;
     const entry = byId.get(id);
     if (entry === waiter) byId.delete(id);
     else if (entry instanceof Set && entry.delete(waiter)) {
@@ -108,32 +142,15 @@ export function createEndWaiters(
     wait(id, signal) {
       if (signal?.aborted) return Promise.resolve(undefined);
       return new Promise((resolve, reject) => {
-        let done = false;
-        const waiter: Waiter = {
-          recheckAt: now() + recheckMs,
-          wake: (record) => {
-            if (done) return;
-            done = true;
-            remove(id, waiter);
-            signal?.removeEventListener("abort", onAbort);
-            resolve(record);
-          },
-        };
-        const onAbort = () => waiter.wake(undefined);
+        const waiter = new Waiter(id, now() + recheckMs, signal, resolve, reject, remove);
         // Listen first, then read: a resolution between the two is never missed.
         add(id, waiter);
-        signal?.addEventListener("abort", onAbort, { once: true });
+        signal?.addEventListener("abort", waiter, { once: true });
         broker.get(id).then(
           (record) => {
             if (!record || isTerminal(record.status)) waiter.wake(record);
           },
-          (error: unknown) => {
-            if (done) return;
-            done = true;
-            remove(id, waiter);
-            signal?.removeEventListener("abort", onAbort);
-            reject(error);
-          },
+          (error: unknown) => waiter.fail(error),
         );
       });
     },
