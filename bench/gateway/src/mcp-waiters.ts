@@ -171,23 +171,23 @@ interface Reading {
 }
 
 /**
- * Reads the child's memory: RSS as the lowest of a few readings a moment apart (after the dust
- * settles), then the heap in use after a full GC (the preload answers SIGUSR2).
+ * Reads the child's memory after a full GC (the preload answers SIGUSR2): the heap in use, then RSS
+ * as the lowest of a few readings a moment apart (garbage not yet collected left out, as in the heap).
  */
 async function measure(gateway: GatewayProcess, label: string): Promise<Reading> {
   const pid = gateway.child.pid as number;
+  const file = join(work, "mem.json");
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  await waitFor(`the gateway's memory reading (${label})`, () => existsSync(file), 120_000);
+  const read = JSON.parse(readFileSync(file, "utf8")) as Reading & { snapshot?: string };
+  if (read.snapshot) console.log(`  heap snapshot (${label}): ${read.snapshot}`);
   let rss = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 5; i++) {
     await new Promise((resolve) => setTimeout(resolve, 400));
     rss = Math.min(rss, rssOf(pid));
   }
-  const file = join(work, "mem.json");
-  rmSync(file, { force: true });
-  process.kill(pid, "SIGUSR2");
-  await waitFor(`the gateway's memory reading (${label})`, () => existsSync(file), 120_000);
   dropIdleSockets();
-  const read = JSON.parse(readFileSync(file, "utf8")) as Reading & { snapshot?: string };
-  if (read.snapshot) console.log(`  heap snapshot (${label}): ${read.snapshot}`);
   return { heap: read.heap, rss, ...(read.pauses ? { pauses: read.pauses } : {}) };
 }
 
@@ -393,7 +393,7 @@ console.log(
 console.log(
   "  memory: from an idle gateway to all waiting, each waiter's question included (both runs alike);",
 );
-console.log("  heap = V8 heap in use after a full GC in the gateway, RSS = its resident set");
+console.log("  heap = V8 heap in use after a full GC in the gateway, RSS = its resident set after that GC");
 try {
   const mcp = await mcpRun();
   const worst = Math.max(mcp.perSession.heap, mcp.perSession.rss);
