@@ -71,8 +71,8 @@ export interface Session {
 
 /** Measured gateway memory of an idle session record (bench/gateway/src/mcp-waiters.ts). */
 export const SESSION_BYTES = 1024;
-/** Measured gateway memory of a call in flight: its socket, request, response and wait. */
-export const CALL_BYTES = 24 * 1024;
+/** Measured gateway memory of a call in flight (resident, at 10,000 waiting): its socket, request, response and wait. */
+export const CALL_BYTES = 32 * 1024;
 
 const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
 const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
