@@ -76,7 +76,10 @@ export function isLoopback(host: string): boolean {
   return isIP(host) === 4 && host.startsWith("127.");
 }
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+/** The values of ASK_USER_LOG_LEVEL. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+/** The values of ASK_USER_LOG_FORMAT (default: pretty on a terminal, JSON otherwise). */
+export const LOG_FORMATS = ["json", "pretty"];
 
 /**
  * Reads the configuration from environment variables (all optional). Throws `ConfigError` listing every
@@ -177,6 +180,11 @@ export function loadConfig(
   const logLevel = value("ASK_USER_LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`ASK_USER_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.`);
+  const logFormat = value("ASK_USER_LOG_FORMAT");
+  if (logFormat !== undefined && !LOG_FORMATS.includes(logFormat))
+    problems.push(
+      `ASK_USER_LOG_FORMAT must be json or pretty (got "${logFormat}"); leave it unset for pretty on a terminal, JSON otherwise.`,
+    );
 
   if (problems.length > 0) throw new ConfigError(problems);
   const dbPath = value("ASK_USER_DB") ?? ".ask-user/ask-user.db";

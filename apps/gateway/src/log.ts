@@ -23,14 +23,25 @@ export interface LogOutput {
   color?: boolean;
 }
 
+/**
+ * Whether the log is pretty: `ASK_USER_LOG_FORMAT=pretty|json` when set, else whether stderr is a
+ * terminal (readable lines under the banner; JSON for files, pipes and log collectors).
+ */
+export function prettyLog(env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
+  const format = env.ASK_USER_LOG_FORMAT?.trim();
+  if (format === "pretty") return true;
+  if (format === "json") return false;
+  return stderrIsTTY;
+}
+
 function stderrColor(): boolean {
   const noColor = process.env.NO_COLOR;
   return process.stderr.isTTY === true && (noColor === undefined || noColor === "");
 }
 
 /**
- * The gateway's structured logger (pino). JSON lines on stderr, or — on a terminal — one readable line
- * per entry (`12:04:05 INFO asked "Deploy" …`). Tokens are redacted either way. A pino logger is core's
+ * The gateway's structured logger (pino). JSON lines on stderr, or — on a terminal, or with
+ * `ASK_USER_LOG_FORMAT=pretty` (`json` forces JSON) — one readable line per entry (`12:04:05 INFO asked "Deploy" …`). Tokens are redacted either way. A pino logger is core's
  * `ChannelLogger` as it is: the broker, the stores and the channels log through it directly.
  *
  * @example
@@ -38,7 +49,7 @@ function stderrColor(): boolean {
  */
 export function createLogger(level: string, output: DestinationStream | LogOutput = {}): Logger {
   const options: LogOutput = "write" in output ? { destination: output, pretty: false } : output;
-  const pretty = options.pretty ?? process.stderr.isTTY === true;
+  const pretty = options.pretty ?? prettyLog(process.env, process.stderr.isTTY === true);
   const target = options.destination ?? pino.destination(2);
   return pino(
     { name: "ask-user", level, redact: { paths: REDACT, censor: "[redacted]" } },

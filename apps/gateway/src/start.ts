@@ -1,12 +1,22 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { Logger } from "pino";
 import type { SupervisedChannel } from "./channel-supervisor.ts";
 import { turnedOnBy } from "./channels.ts";
-import { ConfigError } from "./config.ts";
+import {
+  databaseMessage,
+  findFreePort,
+  findPortHolder,
+  isDatabaseOpenError,
+  portInUseMessage,
+  prepareDatabaseFolder,
+  sqlitePath,
+} from "./cli/start-errors.ts";
+import { ConfigError, LOG_FORMATS, LOG_LEVELS } from "./config.ts";
 import { type RunningGateway, startGateway } from "./gateway.ts";
 import { webDistDir } from "./http/static.ts";
 import { DEFAULT_GATEWAY_URL } from "./http-client.ts";
-import { logActivity } from "./log.ts";
+import { createLogger, logActivity, prettyLog } from "./log.ts";
 import { StoreLockedError } from "./store-lock.ts";
 
 /** Where `ask-user start` writes. */
@@ -117,6 +127,36 @@ export function banner(gateway: RunningGateway): string {
 }
 
 /**
+ * The logger for `env`'s ASK_USER_LOG_FORMAT and ASK_USER_LOG_LEVEL (pretty on a terminal, JSON when
+ * piped), or undefined when either is invalid — the configuration then reports it.
+ */
+function terminalLogger(env: Record<string, string | undefined>): { logger: Logger } | undefined {
+  const level = env.ASK_USER_LOG_LEVEL?.trim() || "info";
+  const format = env.ASK_USER_LOG_FORMAT?.trim() || undefined;
+  if (!LOG_LEVELS.includes(level) || (format !== undefined && !LOG_FORMATS.includes(format)))
+    return undefined;
+  return { logger: createLogger(level, { pretty: prettyLog(env, process.stderr.isTTY === true) }) };
+}
+
+/** Why the gateway could not start, with the fix: who holds the port, why the database cannot open. */
+async function startErrorMessage(
+  error: unknown,
+  env: Record<string, string | undefined>,
+  dbPath: string | undefined,
+): Promise<string> {
+  const { code, port, address } = error as { code?: string; port?: unknown; address?: unknown };
+  if (code === "EADDRINUSE") {
+    const taken = typeof port === "number" ? port : Number(env.ASK_USER_PORT ?? 7310);
+    const host = typeof address === "string" ? address : (env.ASK_USER_HOST ?? "127.0.0.1");
+    const [holder, free] = await Promise.all([findPortHolder(host, taken), findFreePort(host, taken)]);
+    return portInUseMessage(taken, holder, free);
+  }
+  if (dbPath !== undefined && isDatabaseOpenError(error))
+    return prepareDatabaseFolder(dbPath) ?? databaseMessage(dbPath, error);
+  return `The gateway could not start: ${(error as Error).message}`;
+}
+
+/**
  * `ask-user start`: runs the gateway until SIGTERM or SIGINT, then drains (stops intake, keeps pending
  * questions in the store) and exits 0. Invalid configuration prints one line per problem and exits 2.
  */
@@ -127,23 +167,27 @@ export async function runStart(
   // API, MCP and the channels run, and `/` says how to build it.
   if (!existsSync(join(webDistDir, "index.html")))
     io.stderr.write("The web panel is not built (run `pnpm build`); the API runs without it.\n");
+  // The SQLite file's folder exists and is writable before the gateway takes the file's lock there.
+  const dbPath = sqlitePath(io.env);
+  const folderProblem = dbPath === undefined ? undefined : prepareDatabaseFolder(dbPath);
+  if (folderProblem !== undefined) {
+    io.stderr.write(`${folderProblem}\n`);
+    return 1;
+  }
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway({ env: io.env, channelWaitMs: BANNER_CHANNEL_WAIT_MS });
+    gateway = await startGateway({
+      env: io.env,
+      channelWaitMs: BANNER_CHANNEL_WAIT_MS,
+      ...(terminalLogger(io.env) ?? {}),
+    });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof StoreLockedError) {
       io.stderr.write(`${error.message}\n`);
       if (error instanceof StoreLockedError) return 1;
       return 2;
     }
-    const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE") {
-      io.stderr.write(
-        `The port is in use: is another gateway running? Set ASK_USER_PORT to use another port.\n`,
-      );
-      return 1;
-    }
-    io.stderr.write(`The gateway could not start: ${(error as Error).message}\n`);
+    io.stderr.write(`${await startErrorMessage(error, io.env, dbPath)}\n`);
     return 1;
   }
   io.stdout.write(`${banner(gateway)}\n`);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { LIMITS } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { parseTarget } from "../api.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
@@ -16,7 +17,7 @@ ask stops anyway, "ask-user wait ID" waits on the question again.
 
 Options:
   --target CHANNEL:ID  where to ask, e.g. telegram:123456 (default: the gateway's default target)
-  --timeout SECONDS    how long the person has to answer (sets timeoutSeconds; default 900)
+  --timeout SECONDS    how long the person has to answer, 30-3600 (sets timeoutSeconds; default 900)
   --run-id ID          the agent run the question belongs to
 ${URL_HELP}
   -h, --help           show this help
@@ -53,7 +54,14 @@ export const askCommand: Command = {
     if (values.timeout !== undefined) {
       if (!/^\d+$/.test(values.timeout))
         throw new UsageError(`--timeout must be a whole number of seconds (got "${values.timeout}").`);
-      body.timeoutSeconds = Number(values.timeout);
+      const seconds = Number(values.timeout);
+      const { timeoutMinSeconds: min, timeoutMaxSeconds: max } = LIMITS;
+      // The gateway would clamp it silently (an agent's value); a person who typed it is told instead.
+      if (seconds < min || seconds > max)
+        throw new UsageError(
+          `--timeout must be ${min}-${max} seconds (got ${seconds}): use --timeout ${seconds < min ? min : max}.`,
+        );
+      body.timeoutSeconds = seconds;
     }
     if (values["run-id"] !== undefined) body.runId = values["run-id"];
 
