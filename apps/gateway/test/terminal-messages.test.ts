@@ -5,6 +5,7 @@ import { createServer as createTcpServer, type Socket, type Server as TcpServer 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { channelHint } from "../src/cli/channel-hint.ts";
 import { databaseMessage, portInUseMessage } from "../src/cli/start-errors.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { prettyLog } from "../src/log.ts";
@@ -12,7 +13,7 @@ import { runStart } from "../src/start.ts";
 import { kill9 } from "../src/testing.ts";
 import { deployInput, startFakeGateway } from "./cli-fake-gateway.ts";
 import { envFor, inputFile, run } from "./cli-run.ts";
-import { tempDir } from "./harness.ts";
+import { tempDir, testGateway } from "./harness.ts";
 
 const bin = fileURLToPath(new URL("../bin/ask-user.js", import.meta.url));
 const closers: Array<() => Promise<unknown>> = [];
@@ -173,4 +174,29 @@ describe("messages that say the fix", () => {
     expect(line).toContain("questionId=");
     expect(stderr).not.toContain('{"level"');
   }, 30_000);
+});
+
+describe("an unknown channel in --target", () => {
+  it("lists the running channels and says which variable turns the asked one on", async () => {
+    const gw = await testGateway();
+    const env = { ASK_USER_URL: gw.url };
+    const off = await run(["ask", inputFile(deployInput), "--target", "telegram:42"], { env });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain('No channel named "telegram" is running (running: none).');
+    expect(off.stderr).toContain(
+      "  To turn telegram on, set TELEGRAM_BOT_TOKEN where the gateway runs and restart it.\n",
+    );
+    const typo = await run(["ask", inputFile({ ...deployInput, target: "telgram:42" })], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      '  There is no channel named "telgram"; the channels are: telegram, discord, slack, text.\n',
+    );
+  });
+
+  it("builds the hint from the plugins' variables", () => {
+    const plugin = { name: "chat", variables: [{ name: "CHAT_TOKEN", required: true }] };
+    expect(channelHint("chat", [plugin as never])).toBe(
+      "To turn chat on, set CHAT_TOKEN where the gateway runs and restart it.",
+    );
+  });
 });

@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import { LIMITS } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { parseTarget } from "../api.ts";
+import { refusedChannelHint } from "./channel-hint.ts";
 import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
-import { type CliIo, InputError, readAll, reportError, UsageError } from "./io.ts";
+import { type CliIo, InputError, readAll, reportError, UsageError, writeLine } from "./io.ts";
 import { waitAndPrint } from "./waiting.ts";
 
 const HELP = `Usage: ask-user ask FILE|- [options]
@@ -70,11 +71,20 @@ export const askCommand: Command = {
     try {
       question = await backend.create(body);
     } catch (error) {
-      return reportError(context.io, error);
+      const code = reportError(context.io, error);
+      const hint = await refusedChannelHint(error, targetChannel(body.target));
+      if (hint) writeLine(context.io.stderr, `  ${hint}`);
+      return code;
     }
     return waitAndPrint(backend, question, context.io, "cancel");
   },
 };
+
+/** The channel a question's target names (`"telegram:42"` or `{ channel, conversation }`), if any. */
+function targetChannel(target: CreateQuestionBody["target"]): string | undefined {
+  if (typeof target === "string") return parseTarget(target)?.channel;
+  return typeof target?.channel === "string" ? target.channel : undefined;
+}
 
 async function readInput(file: string, io: CliIo): Promise<CreateQuestionBody> {
   let text: string;
