@@ -50,10 +50,10 @@ describe("waiting for the end of many questions (local backend)", () => {
     const backend = createLocalBackend(broker, { defaultTarget: undefined, channels: new Set() });
     const questions = await Promise.all(Array.from({ length: 50 }, () => backend.create(input)));
     const ended = new Map<string, string | undefined>();
+    const waitForEnd = backend.waitForEnd?.bind(backend);
+    if (!waitForEnd) throw new Error("the local backend waits for an end");
     const waits = questions.map((q) =>
-      (
-        backend.waitForEnd?.(q.id, new AbortController().signal) as Promise<{ status: string } | undefined>
-      ).then((end) => ended.set(q.id, end?.status)),
+      waitForEnd(q.id, new AbortController().signal).then((end) => ended.set(q.id, end?.status)),
     );
     await vi.waitFor(() => expect(counts.active).toBe(1));
     const first = questions[0]?.id as string;
