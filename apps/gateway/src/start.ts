@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { SupervisedChannel } from "./channel-supervisor.ts";
 import { turnedOnBy } from "./channels.ts";
+import { VIA_PNPM_ENV } from "./cli/invocation.ts";
 import {
   databaseMessage,
   findFreePort,
@@ -95,8 +96,13 @@ function channelLine(supervised: SupervisedChannel): string {
   return `${supervised.describe}: ${state === "connecting" ? "connecting…" : "stopped"}`;
 }
 
-/** The startup banner: which channels run, where the API and MCP are, and how to ask a first question. */
-export function banner(gateway: RunningGateway): string {
+/**
+ * The startup banner: which channels run, where the API and MCP are, and how to ask a first question —
+ * with `pnpm ask …` when started by the repository's `pnpm start` (`viaPnpm`, the default), else with
+ * the installed `ask-user` command.
+ */
+export function banner(gateway: RunningGateway, options: { viaPnpm?: boolean } = {}): string {
+  const viaPnpm = options.viaPnpm ?? true;
   const { config, url } = gateway;
   const channels = gateway.channels.map(channelLine);
   const tokenHint = config.token ? " (send Authorization: Bearer $ASK_USER_TOKEN)" : "";
@@ -117,9 +123,11 @@ export function banner(gateway: RunningGateway): string {
     "",
     "  Ask a first question from another terminal:",
     ...clientSetup(gateway),
-    "    pnpm ask examples/deploy-target.json",
+    viaPnpm
+      ? "    pnpm ask examples/deploy-target.json"
+      : "    ask-user ask question.json   # the ask_user tool input as JSON (ask-user ask --help)",
     "  and answer it in the web panel above, or in a terminal (same setup; arrow keys and Enter):",
-    "    pnpm ask-user answer",
+    viaPnpm ? "    pnpm ask-user answer" : "    ask-user answer",
     "",
   ];
   lines.push(...offChannels(gateway));
@@ -190,7 +198,7 @@ export async function runStart(
     io.stderr.write(`${await startErrorMessage(error, io.env, dbPath)}\n`);
     return 1;
   }
-  io.stdout.write(`${banner(gateway)}\n`);
+  io.stdout.write(`${banner(gateway, { viaPnpm: io.env[VIA_PNPM_ENV] === "1" })}\n`);
   const stopActivity = logActivity(gateway.broker, gateway.logger);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

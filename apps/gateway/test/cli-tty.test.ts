@@ -68,7 +68,7 @@ describe.skipIf(!hasScript)("the gateway's terminal", () => {
     const env = { ASK_USER_PORT: "0", ASK_USER_DB: join(tempDir(), "a.db"), ASK_USER_TOKEN: token };
     const gateway = launch(["start"], env, true);
     const [, url = ""] = await gateway.waitFor(/HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/);
-    await gateway.waitFor(/pnpm ask-user answer/);
+    await gateway.waitFor(/ {4}ask-user answer\r?\n/); // the installed command: not started by pnpm
     expect(gateway.output()).toContain(`export ASK_USER_URL=${url}\r\n`);
     expect(gateway.output()).toContain(
       "export ASK_USER_TOKEN=…   # the ASK_USER_TOKEN this gateway was started with",
