@@ -30,6 +30,7 @@ import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/s
 import { createLocalBackend } from "./local-backend.ts";
 import { createLogger } from "./log.ts";
 import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
+import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
 import { lockStoreFile } from "./store-lock.ts";
 
 const DAY_MS = 86_400_000;
@@ -183,6 +184,11 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     ...(config.mcpMemoryMb ? { memoryBudgetBytes: config.mcpMemoryMb * 1024 * 1024 } : {}),
     transportSecurity: () => (ownNames ? mcpTransportSecurity(ownNames, port) : undefined),
   });
+  // Read at scrape time only: `http` exists by then.
+  const metrics: GatewayMetrics = createGatewayMetrics({
+    broker: liveBroker,
+    sseStreams: () => http.events.size,
+  });
   const http = createHttpServer({
     broker: liveBroker,
     token: config.token,
@@ -192,6 +198,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     mcp,
     replyChannels,
     health: () => ({ channels: channelStatus(channels) }),
+    metrics: () => metrics.scrape(),
     turnOn: turnOnHints(plugins, channelNames),
     webhooks,
     ...(ownNames ? { allowedHosts: ownNames } : {}),
@@ -205,6 +212,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       });
     });
   } catch (error) {
+    metrics.close();
     await abandon(); // the port is taken, or not ours
     throw error;
   }
@@ -214,6 +222,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   try {
     await Promise.all([settledAll(channels, options.channelWaitMs ?? CHANNEL_WAIT_MS), liveBroker.ready]);
   } catch (error) {
+    metrics.close();
     await http.close();
     await abandon();
     throw error;
@@ -255,6 +264,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       closing ??= (async () => {
         clearInterval(pruneTimer);
         await http.close();
+        metrics.close();
         await stopChannels(channels, (err, instance) =>
           logger.warn({ err, channel: instance.channel.name }, "channel stop failed"),
         );

@@ -53,11 +53,16 @@ export interface HttpAppOptions {
    * `ok: false` can be said here; the answer is then a 503).
    */
   health?: () => Record<string, unknown>;
+  /**
+   * `GET /metrics` (behind the token like `/v1`): the Prometheus text exposition, read on every call.
+   * Undefined: no such route.
+   */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
 }
 
 /**
  * The gateway's HTTP surface as one Hono app: the JSON API under `/v1` with its event stream, `/mcp`,
- * the web panel, `/healthz` and the platforms' webhooks, behind one middleware stack — Host check,
+ * the web panel, `/healthz`, `/metrics` and the platforms' webhooks, behind one middleware stack — Host check,
  * Origin / `Sec-Fetch-Site` check on state-changing requests, bearer token, routing (404, 405 with
  * `Allow`), draining, JSON bodies within one size limit — and one error mapping to
  * `{ error: { code, message, issues? } }`. A refusal sent before a body was read waits for the rest of
@@ -91,6 +96,13 @@ export function createHttpApp(
     const body = { ok: true, draining: state.draining(), ...options.health?.() };
     return sendJson(c, body.ok === false ? 503 : 200, body);
   });
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get("/metrics", async (c) => {
+      const { contentType, body } = await metrics();
+      return c.body(body, 200, { "content-type": contentType, "cache-control": "no-store" });
+    });
+  }
   app.get("/", (c) => web.index(c));
   app.get("/assets/*", (c) => web.asset(c));
   mountQuestionRoutes(app, {

@@ -1,0 +1,195 @@
+import type { AskUserBroker, AskUserEvent, QuestionRecord } from "@ask-user/core";
+import { isTerminal } from "@ask-user/core";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** What `GET /metrics` sends: the Prometheus text exposition. */
+export interface MetricsScrape {
+  contentType: string;
+  body: string;
+}
+
+/** Options of `createGatewayMetrics`. */
+export interface GatewayMetricsOptions {
+  broker: AskUserBroker;
+  /** Open SSE streams (`GET /v1/events`), read at scrape time. */
+  sseStreams?: () => number;
+  /** Open MCP sessions, read at scrape time (the gauge is left out without it). */
+  mcpSessions?: () => number;
+  /** Node's process metrics (event-loop lag, heap, CPU…), unprefixed as prom-client names them. Default true. */
+  defaultMetrics?: boolean;
+  /** Pending questions counted per scrape at most (one paged `list`). Default 10,000. */
+  maxPendingCounted?: number;
+}
+
+/** A gateway's metrics: its own registry (several gateways may run in one process). */
+export interface GatewayMetrics {
+  registry: Registry;
+  scrape(): Promise<MetricsScrape>;
+  /** Stops listening to the broker. */
+  close(): void;
+}
+
+/** Time to answer, in seconds: from a second up to a day. */
+export const ANSWER_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
+/** The label of a question without a target (asked through the API or MCP for an operator surface). */
+export const NO_CHANNEL = "none";
+/** Distinct failure reasons kept as labels; any further one is counted as `other`. */
+const MAX_REASONS = 20;
+const PAGE = 500;
+
+function channelOf(record: QuestionRecord): string {
+  return record.target?.channel ?? NO_CHANNEL;
+}
+
+function promptCount(record: QuestionRecord): number {
+  let count = 0;
+  for (const delivery of record.deliveries) if (delivery.kind === "prompt") count++;
+  return count;
+}
+
+/**
+ * The Prometheus metrics of one gateway, prefixed `ask_user_`: pending questions by channel (read from the
+ * store at scrape time), questions created and ended (by status and channel), time to answer, prompt
+ * deliveries and delivery failures (by channel and reason), open SSE streams and MCP sessions; plus
+ * prom-client's default process metrics (`nodejs_eventloop_lag_seconds`…). Counters count the events this
+ * gateway's broker sees, from its start.
+ *
+ * @example
+ * const metrics = createGatewayMetrics({ broker, sseStreams: () => http.events.size });
+ * const { contentType, body } = await metrics.scrape();
+ */
+export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMetrics {
+  const { broker } = options;
+  const registry = new Registry();
+  const maxPending = options.maxPendingCounted ?? 10_000;
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+
+  new Gauge({
+    name: "ask_user_questions_pending",
+    help: `Questions waiting for an answer, by target channel (counted up to ${maxPending})`,
+    labelNames: ["channel"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [channel, count] of await countPending(broker, maxPending)) this.set({ channel }, count);
+    },
+  });
+  const created = new Counter({
+    name: "ask_user_questions_created_total",
+    help: "Questions created, by target channel",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
+  const ended = new Counter({
+    name: "ask_user_questions_ended_total",
+    help: "Questions ended, by final status and target channel",
+    labelNames: ["status", "channel"],
+    registers: [registry],
+  });
+  const answerSeconds = new Histogram({
+    name: "ask_user_answer_seconds",
+    help: "Time from a question's creation to its answer, in seconds, by target channel",
+    labelNames: ["channel"],
+    buckets: ANSWER_BUCKETS,
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: "ask_user_deliveries_total",
+    help: "Prompts delivered to a channel",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: "ask_user_delivery_failures_total",
+    help: "Questions that could not be delivered, by channel and reason (the error's class name)",
+    labelNames: ["channel", "reason"],
+    registers: [registry],
+  });
+  const sse = options.sseStreams;
+  if (sse) {
+    new Gauge({
+      name: "ask_user_sse_streams",
+      help: "Open event streams (GET /v1/events)",
+      registers: [registry],
+      collect() {
+        this.set(sse());
+      },
+    });
+  }
+  const mcp = options.mcpSessions;
+  if (mcp) {
+    new Gauge({
+      name: "ask_user_mcp_sessions",
+      help: "Open MCP sessions",
+      registers: [registry],
+      collect() {
+        this.set(mcp());
+      },
+    });
+  }
+
+  // Prompts already seen per pending question: a write that adds one is a delivery. Entries go when the
+  // question ends, so the map holds pending questions only.
+  const prompts = new Map<string, number>();
+  const reasons = new Set<string>();
+  const reasonOf = (error: string | undefined): string => {
+    const name = /^([A-Za-z_$][\w$.]{0,39}):/.exec(error ?? "")?.[1] ?? "other";
+    if (reasons.has(name)) return name;
+    if (reasons.size >= MAX_REASONS) return "other";
+    reasons.add(name);
+    return name;
+  };
+  const onEvent = ({ type, record }: AskUserEvent) => {
+    const channel = channelOf(record);
+    if (type === "question.requested") created.inc({ channel });
+    const before = prompts.get(record.id) ?? (type === "question.requested" ? 0 : undefined);
+    const now = promptCount(record);
+    if (before !== undefined) {
+      // A question first seen after this gateway started (a restart, another instance) is not counted.
+      for (const delivery of record.deliveries.filter((d) => d.kind === "prompt").slice(before)) {
+        deliveries.inc({ channel: delivery.channel });
+      }
+    }
+    if (!isTerminal(record.status)) {
+      prompts.set(record.id, now);
+      return;
+    }
+    prompts.delete(record.id);
+    // Ended by this write: `question.resolved`, or created ended already (`question.requested`).
+    if (type === "question.updated") return;
+    ended.inc({ status: record.status, channel });
+    if (record.status === "answered" && record.resolvedAt !== undefined) {
+      answerSeconds.observe({ channel }, Math.max(0, record.resolvedAt - record.createdAt) / 1000);
+    }
+    if (record.status === "undeliverable") failures.inc({ channel, reason: reasonOf(record.error) });
+  };
+  const unsubscribe = broker.subscribe(onEvent);
+
+  return {
+    registry,
+    async scrape() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    close() {
+      unsubscribe();
+      prompts.clear();
+    },
+  };
+}
+
+/** Pending questions by target channel: one paged `list`, `max` records at most. */
+async function countPending(broker: AskUserBroker, max: number): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  let seen = 0;
+  let after: { createdAt: number; id: string } | undefined;
+  while (seen < max) {
+    const limit = Math.min(PAGE, max - seen);
+    const page = await broker.list({ status: "pending" }, { limit, ...(after ? { after } : {}) });
+    for (const record of page) counts.set(channelOf(record), (counts.get(channelOf(record)) ?? 0) + 1);
+    seen += page.length;
+    const last = page.at(-1);
+    if (!last || page.length < limit) break;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  return counts;
+}
