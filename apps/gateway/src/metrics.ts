@@ -62,7 +62,6 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   const { broker } = options;
   const registry = new Registry();
   const maxPending = options.maxPendingCounted ?? 10_000;
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
 
   new Gauge({
     name: "ask_user_questions_pending",
@@ -168,13 +167,29 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   return {
     registry,
     async scrape() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      const own = await registry.metrics();
+      if (options.defaultMetrics === false) return { contentType: registry.contentType, body: own };
+      return { contentType: registry.contentType, body: `${own}\n${await processMetrics().metrics()}` };
     },
     close() {
       unsubscribe();
       prompts.clear();
     },
   };
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * prom-client's default metrics, once per process (they are the process's, and each collection starts an
+ * event-loop monitor and a GC observer that are never stopped): every gateway's scrape adds them.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 /** Pending questions by target channel: one paged `list`, `max` records at most. */
