@@ -188,6 +188,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const metrics: GatewayMetrics = createGatewayMetrics({
     broker: liveBroker,
     sseStreams: () => http.events.size,
+    mcpSessions: () => mcp.sessions,
   });
   const http = createHttpServer({
     broker: liveBroker,
@@ -197,7 +198,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     logger,
     mcp,
     replyChannels,
-    health: () => ({ channels: channelStatus(channels) }),
+    health: () => ({ pid: process.pid, channels: channelStatus(channels) }),
     metrics: () => metrics.scrape(),
     turnOn: turnOnHints(plugins, channelNames),
     webhooks,

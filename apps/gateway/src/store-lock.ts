@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -10,7 +11,7 @@ import {
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { AskUserError } from "@ask-user/core";
 
 /**
@@ -171,6 +172,8 @@ export function lockStoreFile(dbPath: string, options: StoreLockOptions = {}): S
   const database = resolve(dbPath);
   const path = `${database}.lock`;
   const own: LockHolder = { pid: process.pid, startedAt: Date.now(), host: hostname() };
+  // The lock is taken before SQLite opens (and would create) the database's folder.
+  mkdirSync(dirname(database), { recursive: true });
 
   for (let attempt = 1; ; attempt++) {
     try {

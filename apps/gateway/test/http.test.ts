@@ -190,7 +190,7 @@ describe("HTTP API", () => {
     expect((await call(`${gw.url}/mcp`, "POST", {})).status).toBe(401);
     expect(await call(`${gw.url}/healthz`, "GET")).toEqual({
       status: 200,
-      body: { ok: true, draining: false, channels: {} },
+      body: { ok: true, draining: false, pid: process.pid, channels: {} },
     });
   });
 });

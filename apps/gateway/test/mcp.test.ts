@@ -187,6 +187,15 @@ describe("the ask_user MCP tool", () => {
     expect(textOf(result)).toContain("ask_user failed: connect ECONNREFUSED 127.0.0.1:7310");
     expect(logged).toEqual(["error: ask_user over MCP failed"]);
   });
+
+  it("ends a failure's sentence once when the backend's message has its own full stop", async () => {
+    const backend = new FakeBackend();
+    backend.failure = new Error("The gateway is not running (or set ASK_USER_URL).");
+    const client = await connect(backend);
+    const text = textOf(await client.callTool({ name: "ask_user", arguments: deploy }));
+    expect(text).toContain("ask_user failed: The gateway is not running (or set ASK_USER_URL). The question");
+    expect(text).not.toContain("..");
+  });
 });
 
 describe("waiting for the answer over MCP", () => {

@@ -71,6 +71,22 @@ describe("GET /metrics", () => {
     expect(body).toContain("# TYPE ask_user_answer_seconds histogram");
     expect(body).toContain("# TYPE nodejs_eventloop_lag_seconds gauge");
     expect(sample(body, "ask_user_sse_streams")).toBe(0);
+    expect(sample(body, "ask_user_mcp_sessions")).toBe(0);
+
+    // An MCP client that initialises a session is counted while it is open.
+    const opened = await fetch(`${gw.url}/mcp`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+    });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    expect(sample(await scrape(gw.url), "ask_user_mcp_sessions")).toBe(1);
   });
 
   it("counts questions created, answered, undeliverable and pending, the time to answer and deliveries", async () => {

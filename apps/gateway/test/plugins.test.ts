@@ -245,6 +245,7 @@ describe("a channel plugin in the gateway", () => {
     expect((await call(`${gw.url}/healthz`, "GET")).body).toEqual({
       ok: true,
       draining: false,
+      pid: process.pid,
       channels: { first: { state: "connected" }, echo: retrying },
     });
     expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([

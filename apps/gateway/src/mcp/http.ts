@@ -57,6 +57,8 @@ export interface McpHttpHandler {
   handle(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void>;
   /** Closes every session: plain calls still waiting are cancelled, with their questions (tasks stay). */
   close(): Promise<void>;
+  /** How many sessions are open now. */
+  readonly sessions: number;
 }
 
 /** An open session: all the state a client costs while it waits (no server object per session). */
@@ -274,6 +276,9 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   };
 
   return {
+    get sessions() {
+      return sessions.size;
+    },
     handle(req, res, parsedBody) {
       // Not an async wrapper: a waiting call holds one frame less.
       return handle(req, res, parsedBody).catch((error: unknown) => {

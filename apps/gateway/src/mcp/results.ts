@@ -60,7 +60,7 @@ export function failureResult(
     return errorResult(`ask_user was refused (${error.reason}): ${error.message}`);
   }
   logger.error({ err: error, step, questionId }, "ask_user over MCP failed");
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).replace(/[.!?]\s*$/, "");
   return errorResult(
     `ask_user failed: ${message}. The question could not be asked; continue with your best judgment.`,
   );
