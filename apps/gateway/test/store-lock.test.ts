@@ -113,6 +113,12 @@ describe("the SQLite file's lock", () => {
     lock(db).release(); // and free for the next gateway
   });
 
+  it("makes the database's folder when it does not exist yet (a fresh clone's first start)", () => {
+    const db = join(tempDir(), "new", "folder", "ask-user.db");
+    lock(db);
+    expect(existsSync(`${db}.lock`)).toBe(true);
+  });
+
   it("is held within one process too: a second gateway in it is refused until the first releases", () => {
     const db = join(tempDir(), "ask-user.db");
     const first = lock(db);
