@@ -119,7 +119,8 @@ describe("runStandalone", () => {
     await room.firstDelivery;
     expect(room.deliveries[0]?.record.target).toEqual({ channel: "room", conversation: ROOM });
     expect(room.deliveries[0]?.record.creator).toEqual({ channel: "room", userId: "u1" });
-    expect((await room.reply("Production", "u2")).kind).toBe("ignored"); // not the creator
+    // Not the creator: a reply to the prompt is refused with the reason (it waits for the prompt's id to be recorded).
+    expect((await room.reply("Production", "u2")).kind).toBe("refused");
     expect((await room.reply("Production")).kind).toBe("answered");
 
     expect(await runner.exit).toBe(0);
