@@ -72,7 +72,9 @@ function slowPlugin() {
 }
 
 describe("the banner on channels that are still connecting", () => {
-  it("says so, a question for one waits for the attempt in progress, and the log says when it connects", async () => {
+  it("says so, a question for one waits for the attempt in progress, and the log says when it connects", {
+    timeout: 20_000,
+  }, async () => {
     const slow = slowPlugin();
     const lines: Array<{ msg: string; level: number }> = [];
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
