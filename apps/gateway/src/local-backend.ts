@@ -1,9 +1,9 @@
 import { type AskUserBroker, InvalidAskUserInputError, type Target } from "@ask-user/core";
 import { toPublic } from "./api.ts";
 import { BackendError, type QuestionBackend } from "./backend.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { parseCreate } from "./http/parse.ts";
 import { HttpError } from "./http/respond.ts";
-import { decodeCursor, encodeCursor } from "./mcp/cursor.ts";
 import { createEndWaiters } from "./mcp/end-waiters.ts";
 import { waitWhilePending } from "./wait.ts";
 

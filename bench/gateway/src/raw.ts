@@ -8,6 +8,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
 import { migrate } from "@ask-user/sqlite";
+import { input } from "./samples.ts";
 
 /** The few calls of better-sqlite3 the baselines make (it is @ask-user/sqlite's dependency, not ours). */
 interface RawStatement {
@@ -31,16 +32,6 @@ const RAW_PATH = requireFromStore.resolve("better-sqlite3");
 /** Concurrent writers, and raw rows per transaction. */
 export const WRITERS = 64;
 
-export const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging (Recommended)", description: "Safe" }, { label: "Production" }],
-    },
-  ],
-};
 const prompt = normalizeAskUserInput(input);
 
 /** A pending question as the gateway stores it, with a token and a delivered prompt. */

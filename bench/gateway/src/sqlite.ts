@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createAskUser, type QuestionRecord } from "@ask-user/core";
 import { createSqliteStore, type SqliteStore } from "@ask-user/sqlite";
-import { answered, holdLock, input, pending, Raw, rawTransitions, threadReads, WRITERS } from "./raw.ts";
+import { answered, holdLock, pending, Raw, rawTransitions, threadReads, WRITERS } from "./raw.ts";
 import { print } from "./report.ts";
+import { input } from "./samples.ts";
 import { fmt, percentile, rate, row } from "./stats.ts";
 
 const ROUNDS = 3;

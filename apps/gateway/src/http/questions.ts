@@ -7,6 +7,7 @@ import {
 } from "@ask-user/core";
 import type { Context, Hono } from "hono";
 import { type QuestionList, toPublic } from "../api.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
 import { actorOf, parseCreate } from "./parse.ts";
@@ -24,24 +25,6 @@ type C = Context<GatewayEnv>;
 const STATUSES = new Set(["pending", "answered", "skipped", "expired", "cancelled", "undeliverable"]);
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 500;
-
-/** An opaque page cursor: where the last record of a page sits in list order. */
-function encodeCursor(record: { createdAt: number; id: string }): string {
-  return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString("base64url");
-}
-
-function decodeCursor(text: string): { createdAt: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [createdAt, id] = value as unknown[];
-    if (typeof createdAt !== "number" || !Number.isFinite(createdAt) || typeof id !== "string")
-      return undefined;
-    return { createdAt, id };
-  } catch {
-    return undefined;
-  }
-}
 
 const MAX_WAIT_SECONDS = 300;
 /** Question ids as the broker makes them; anything else is an unknown path. */

@@ -1,6 +1,6 @@
 /**
- * The page cursor of `tasks/list` over the in-process backend: where the last question of a page sits
- * in list order (`createdAt`, `id`), opaque to clients. The same form as the HTTP API's `nextCursor`.
+ * The page cursor of the HTTP API's `nextCursor` and of MCP's `tasks/list`: where the last question of a
+ * page sits in list order (`createdAt`, `id`), opaque to clients.
  */
 export function encodeCursor(record: { createdAt: number; id: string }): string {
   return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString("base64url");
