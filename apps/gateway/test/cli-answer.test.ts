@@ -87,7 +87,7 @@ describe("ask-user answer in a terminal", () => {
     await term.press(KEY.down, KEY.space, KEY.enter);
     await term.waitFor("Answered Deploy: Production · Regions: US");
     expect((await running).code).toBe(0);
-  });
+  }, 20_000);
 
   it("stops on Esc without sending anything, and says so", async () => {
     const gw = await testGateway();
