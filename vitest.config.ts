@@ -29,6 +29,9 @@ export default defineConfig({
     // Most test time is spent waiting (platform fakes, child processes, timers), so two files run at
     // once even on two cores (Vitest's default there is one): about a third less wall time.
     maxWorkers: 2,
+    // Many tests start gateways, fakes and child processes: Vitest's 5 s default ran out under a loaded
+    // CI machine for tests that take 1-2 s alone. Tests that measure time assert it themselves.
+    testTimeout: 15_000,
     reporters: ["default", "json"],
     outputFile: { json: "test-output/vitest.json" },
   },
