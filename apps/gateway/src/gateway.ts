@@ -26,10 +26,11 @@ import {
   warnAboutListen,
 } from "./channels.ts";
 import { type GatewayConfig, readGatewayConfig } from "./config.ts";
+import { mcpTransportSecurity, ownHostNames } from "./hosts.ts";
 import { createHttpServer, type HttpServer, type WebhookHandler } from "./http/server.ts";
 import { createLocalBackend } from "./local-backend.ts";
 import { createLogger } from "./log.ts";
-import { createMcpHttpHandler, type McpTransportSecurity } from "./mcp/http.ts";
+import { createMcpHttpHandler } from "./mcp/http.ts";
 import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
 import { lockStoreFile } from "./store-lock.ts";
 
@@ -288,23 +289,6 @@ async function openStore(config: GatewayConfig, logger: Logger): Promise<Questio
     throw error;
   }
   return store;
-}
-
-/** The names a token-less gateway answers to: loopback, its bind address, and ASK_USER_ALLOWED_HOSTS. */
-function ownHostNames(config: GatewayConfig): ReadonlySet<string> {
-  const names = new Set(["127.0.0.1", "localhost", "[::1]", ...config.allowedHosts]);
-  names.add(config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host);
-  return names;
-}
-
-/**
- * The MCP SDK transport's exact Host values and Origins for a token-less gateway on `port`: its own
- * names with and without the port (a reverse proxy named in ASK_USER_ALLOWED_HOSTS may drop it).
- */
-function mcpTransportSecurity(names: ReadonlySet<string>, port: number): McpTransportSecurity {
-  const hosts = [...names].flatMap((name) => [name, `${name}:${port}`]);
-  const origins = hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
-  return { allowedHosts: hosts, allowedOrigins: origins };
 }
 
 /** Each channel's state by name. */

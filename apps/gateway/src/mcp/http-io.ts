@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { RPC } from "./results.ts";
 
 /** How much of a too-large body is still read (and dropped) so that the client can read the 413. */
@@ -127,4 +127,21 @@ export function refusedHeaders(
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+export function closeIf(close: boolean | undefined): Record<string, string> {
+  return close ? { connection: "close" } : {};
+}
+
+/** The JSON-RPC messages of a body (one, or a batch); `undefined` when it is not JSON-RPC 2.0. */
+export function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
+  const list = Array.isArray(body) ? body : [body];
+  if (list.length === 0) return undefined;
+  const messages: JSONRPCMessage[] = [];
+  for (const item of list) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return undefined;
+    messages.push(parsed.data);
+  }
+  return messages;
 }

@@ -2,8 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { consoleLogger } from "@ask-user/core";
 import {
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type JSONRPCRequest,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -11,7 +9,9 @@ import {
 import { createAskUserService, type McpServerOptions } from "./ask.ts";
 import {
   acceptsEventStream,
+  closeIf,
   header,
+  parseMessages,
   type ReadResult,
   readJson,
   refusedHeaders,
@@ -300,21 +300,4 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       await service.close();
     },
   };
-}
-
-function closeIf(close: boolean | undefined): Record<string, string> {
-  return close ? { connection: "close" } : {};
-}
-
-/** The JSON-RPC messages of a body (one, or a batch); `undefined` when it is not JSON-RPC 2.0. */
-function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
-  const list = Array.isArray(body) ? body : [body];
-  if (list.length === 0) return undefined;
-  const messages: JSONRPCMessage[] = [];
-  for (const item of list) {
-    const parsed = JSONRPCMessageSchema.safeParse(item);
-    if (!parsed.success) return undefined;
-    messages.push(parsed.data);
-  }
-  return messages;
 }
