@@ -8,6 +8,7 @@ import {
   type Channel,
   type ChannelLogger,
   describeError,
+  isConfirmation,
   isForm,
   messagesFor,
   promptAudience,
@@ -119,9 +120,9 @@ export function createPort(deps: PortDeps): Channel {
     },
     async notify({ conversation, text, userId, private: only, replyTo, purpose, locale }) {
       const target = await outbound.target(conversation);
-      if (purpose === "confirmation" && replyTo !== undefined) {
+      if (isConfirmation(purpose) && replyTo !== undefined) {
         // Quiet: the prompt's summary edit says what was recorded; a reaction says "got it".
-        const emoji = text === messagesFor(locale).skipped ? SKIPPED : CONFIRMED;
+        const emoji = purpose === "skipped" ? SKIPPED : CONFIRMED;
         try {
           await outbound.react(target.channelId, replyTo, emoji);
           return undefined;

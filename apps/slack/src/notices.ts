@@ -5,7 +5,7 @@
  * "Recorded: …" message beside it would say it twice. Without a message to react to, or when Slack
  * refuses the reaction (no `reactions:write` scope), the confirmation is a message after all.
  */
-import { ChannelError, type DeliveryRef, describeError, type Notice } from "@ask-user/core";
+import { ChannelError, type DeliveryRef, describeError, isConfirmation, type Notice } from "@ask-user/core";
 import { parseMessageRef } from "./conversation.ts";
 import { CONFIRMATION_REACTION } from "./limits.ts";
 import type { Outbound } from "./outbound.ts";
@@ -36,7 +36,7 @@ export async function sendNotice(out: Outbound, notice: Notice): Promise<Deliver
   const { conversation, text, userId, private: only, replyTo, purpose } = notice;
   const place = await out.where(conversation);
   const ref = replyTo === undefined ? undefined : parseMessageRef(replyTo);
-  if (purpose === "confirmation" && ref && (await react(out, place.channel, ref.ts))) return undefined;
+  if (isConfirmation(purpose) && ref && (await react(out, place.channel, ref.ts))) return undefined;
   // In a channel a notice goes into the thread of the person's message (or the thread it is in); in a
   // DM below it, unless they wrote in a thread.
   const thread = ref?.threadTs ?? (place.direct ? undefined : ref?.ts) ?? place.threadTs;

@@ -8,6 +8,7 @@ import {
   type AskUserLogger,
   type DeliveryRef,
   describeError,
+  isConfirmation,
   messagesFor,
   type Notice,
 } from "@ask-user/core";
@@ -57,8 +58,8 @@ export async function sendNotice(deps: NoticeDeps, notice: Notice): Promise<Deli
   const chat = chatOrThrow(notice.conversation);
   const replyTo = notice.replyTo === undefined ? undefined : Number(notice.replyTo);
   const known = replyTo !== undefined && Number.isSafeInteger(replyTo);
-  if (notice.purpose === "confirmation" && known) {
-    const skipped = notice.text === messagesFor(notice.locale).skipped;
+  if (isConfirmation(notice.purpose) && known) {
+    const skipped = notice.purpose === "skipped";
     if (await react(deps, chat, replyTo, skipped ? SKIPPED_REACTION : CONFIRMED_REACTION)) return undefined;
   }
   try {

@@ -17,18 +17,6 @@ function localeOf(outcome: InboundOutcome): string | undefined {
   return "record" in outcome ? outcome.record?.locale : undefined;
 }
 
-/** What a notice about each outcome is (`Notice.purpose`). */
-const PURPOSES = {
-  answered: "confirmation",
-  skipped: "confirmation",
-  partial: "stepper",
-  staged: "stepper",
-  refused: "refusal",
-  invalid: "hint",
-  ambiguous: "hint",
-  awaiting_text: "hint",
-} as const;
-
 /** Whether the question's target is a one-to-one chat with the bot, as its channel says. */
 function isDirect(ctx: BrokerContext, record: QuestionRecord): boolean {
   const target = record.target;
@@ -260,7 +248,7 @@ export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promis
     locale,
     userId: event.userId,
     private: outcome.kind === "refused",
-    purpose: PURPOSES[outcome.kind],
+    purpose: outcome.kind,
     ...(event.messageId === undefined ? {} : { replyTo: event.messageId }),
   };
   try {

@@ -71,6 +71,27 @@ export interface RefreshRequest {
   locale: string;
 }
 
+/**
+ * What a notice is (the outcome of the person's reply it answers): `answered` or `skipped` (a complete
+ * answer or a skip, recorded), `partial` (part of a form recorded, asks for the rest), `staged` (a choice
+ * staged in the draft), `refused` (not theirs, ended, …), `invalid` or `ambiguous` (could not be read),
+ * `awaiting_text` (Other…: type your answer).
+ */
+export type NoticePurpose =
+  | "answered"
+  | "skipped"
+  | "partial"
+  | "staged"
+  | "refused"
+  | "invalid"
+  | "ambiguous"
+  | "awaiting_text";
+
+/** True for a notice that confirms a recorded answer or skip (the prompt's own edit says the same). */
+export function isConfirmation(purpose: NoticePurpose | undefined): boolean {
+  return purpose === "answered" || purpose === "skipped";
+}
+
 /** A short message to a conversation: a confirmation, a refusal, a hint. */
 export interface Notice {
   conversation: string;
@@ -82,12 +103,11 @@ export interface Notice {
   /** The user's message it answers, when the platform can thread replies. */
   replyTo?: string;
   /**
-   * What the notice is (from the outcome of the person's reply): `confirmation` of a complete answer or a
-   * skip, `stepper` (recorded part, asks for the rest), `refusal`, or `hint` (invalid, ambiguous, type
-   * your answer). A channel may show a confirmation more quietly (a reaction on `replyTo`) when the prompt
-   * message's own edit says the same; it then returns `undefined`.
+   * What the notice is, precise enough to pick a reaction or a style without reading its text (see
+   * {@link NoticePurpose}). A channel may show an `answered`/`skipped` confirmation more quietly (a
+   * reaction on `replyTo`) when the prompt message's own edit says the same; it then returns `undefined`.
    */
-  purpose?: "confirmation" | "stepper" | "refusal" | "hint";
+  purpose?: NoticePurpose;
 }
 
 /**

@@ -22,8 +22,10 @@ export type {
   DeliveryRef,
   FinalizeRequest,
   Notice,
+  NoticePurpose,
   RefreshRequest,
 } from "./channel.ts";
+export { isConfirmation } from "./channel.ts";
 export { type CancelTimer, type Clock, systemClock } from "./clock.ts";
 export {
   type Action,
@@ -75,6 +77,22 @@ export {
   type RefusalReason,
   refusalForStatus,
 } from "./policy.ts";
+export { clipLongestFirst, fitView, shortenView } from "./prompt/fit.ts";
+export {
+  buildPromptView,
+  type ControlView,
+  type FormLimits,
+  firstOpenQuestion,
+  isFormPrompt,
+  type OptionView,
+  type PromptLayout,
+  type PromptView,
+  type PromptViewOptions,
+  type QuestionView,
+  questionTextLines,
+  renderViewText,
+  type StatusLine,
+} from "./prompt/view.ts";
 export { type PublicQuestion, toPublicQuestion } from "./public-question.ts";
 export {
   promptAudience,
@@ -84,6 +102,7 @@ export {
   renderQuestionLines,
   renderSummary,
   SUMMARY_MAX_LENGTH,
+  type SummaryOptions,
 } from "./render.ts";
 export { askUserResultSchema } from "./result-schema.ts";
 export { askUserResultText } from "./result-text.ts";

@@ -1,5 +1,6 @@
 import { formatTime, messagesFor } from "./i18n.ts";
 import { actorName } from "./policy.ts";
+import { clipLongestFirst } from "./prompt/fit.ts";
 import type { Prompt, PromptQuestion } from "./schema.ts";
 import { clipText } from "./text.ts";
 import type { Answers, QuestionRecord } from "./types.ts";
@@ -88,17 +89,26 @@ export function renderAnswers(prompt: Prompt, answers: Answers, locale = "en"): 
   return answered.map((q) => `${q.header}: ${(answers[q.id] ?? []).join(", ")}`).join(" · ");
 }
 
+/** Options of {@link renderSummary}. */
+export interface SummaryOptions {
+  locale: string;
+  /** The longest summary in UTF-16 units; default {@link SUMMARY_MAX_LENGTH}. */
+  maxLength?: number;
+  /**
+   * Whether the summary fits the channel as it will be sent (escaped, with mentions): the answers are
+   * shortened further, longest first, until it does. Default: within `maxLength`.
+   */
+  fits?: (summary: string) => boolean;
+}
+
 /**
  * The after-resolution line (SPEC §6) that replaces the question message and still says what was asked:
  * `✅ Deploy: Staging (Recommended) — @alice`, `⏭ Deploy — skipped by @alice`, `⌛ Deploy — expired`,
  * `✖ Deploy — cancelled` (several questions: their headers joined with ` · `). A pending record gives
- * the empty string. At most `maxLength` (default {@link SUMMARY_MAX_LENGTH}) UTF-16 units: a long answer
- * is shortened, never the attribution.
+ * the empty string. At most `maxLength` (default {@link SUMMARY_MAX_LENGTH}) UTF-16 units: the longest
+ * answers are shortened first; every question's header and the attribution always stay.
  */
-export function renderSummary(
-  record: QuestionRecord,
-  options: { locale: string; maxLength?: number },
-): string {
+export function renderSummary(record: QuestionRecord, options: SummaryOptions): string {
   const max = options.maxLength ?? SUMMARY_MAX_LENGTH;
   const m = messagesFor(options.locale);
   const name = record.resolvedBy ? actorName(record.resolvedBy, options.locale) : "";
@@ -112,12 +122,21 @@ export function renderSummary(
       return "";
     case "answered": {
       const answers = record.answers ?? {};
-      const parts = record.prompt.questions
-        .filter((q) => answers[q.id] !== undefined)
-        .map((q) => `${q.header}: ${(answers[q.id] ?? []).join(", ")}`);
+      const answered = record.prompt.questions.filter((q) => answers[q.id] !== undefined);
+      const values = answered.map((q) => (answers[q.id] ?? []).join(", "));
       const head = `${m.summaryAnswered} `;
-      const budget = Math.max(0, max - head.length - who.length);
-      return `${head}${clipText(parts.join(" · "), budget)}${who}`;
+      const line = (texts: string[]) =>
+        `${head}${answered.map((q, i) => `${q.header}: ${texts[i] ?? ""}`).join(" · ")}${who}`;
+      const fixed = line(values.map(() => "")).length;
+      const fits = (text: string) => text.length <= max && (options.fits?.(text) ?? true);
+      let budget = Math.max(answered.length, max - fixed);
+      let text = line(clipLongestFirst(values, budget));
+      // Each round takes a tenth more off the answers (bounded: the budget only shrinks).
+      for (let round = 0; round < 40 && !fits(text) && budget > answered.length; round++) {
+        budget = Math.max(answered.length, Math.floor(budget * 0.9) - 1);
+        text = line(clipLongestFirst(values, budget));
+      }
+      return text;
     }
     case "skipped":
       return m.summarySkippedBy(headers, shortName);

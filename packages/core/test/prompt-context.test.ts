@@ -76,7 +76,7 @@ describe("local times and quieter confirmations", () => {
     await broker.handleReply({ ...room, userId: "u-alice", text: "2: 9" });
     await broker.handleReply({ ...room, userId: "u-alice", text: "2: EU" });
     await broker.handleReply({ ...room, userId: "u-bob", text: "2: EU", replyTo: "100" });
-    expect(channel.notices.map((n) => n.purpose)).toEqual(["stepper", "hint", "confirmation", "refusal"]);
+    expect(channel.notices.map((n) => n.purpose)).toEqual(["partial", "invalid", "answered", "refused"]);
     expect(channel.notices[0]?.text).toBe(
       "Recorded: Env: Prod.\nStill needed:\n2) Regions: Which regions?\n   1. EU\n   2. US\n   3. Asia",
     );
