@@ -57,6 +57,8 @@ export { interpretReply, type ReplyInterpretation } from "./interpret.ts";
 export { createMemoryStore } from "./memory-store.ts";
 export { normalizeAskUserInput } from "./normalize.ts";
 export {
+  type ChannelAdapter,
+  type ChannelDefinition,
   type ChannelEnv,
   type ChannelInstance,
   type ChannelListen,
@@ -64,6 +66,7 @@ export {
   type ChannelPlugin,
   type ChannelPluginContext,
   type ChannelVariable,
+  defineChannel,
   InvalidChannelConfigError,
   isChannelPlugin,
   readVariable,
@@ -78,6 +81,13 @@ export {
   refusalForStatus,
 } from "./policy.ts";
 export { clipLongestFirst, fitView, shortenView } from "./prompt/fit.ts";
+export {
+  createPromptMessages,
+  PROMPT_MESSAGES_REMEMBERED,
+  type PromptEdit,
+  type PromptMessages,
+  rememberBounded,
+} from "./prompt/messages.ts";
 export {
   buildPromptView,
   type ControlView,

@@ -96,6 +96,91 @@ export interface ChannelPlugin<Config = unknown> {
   create(context: ChannelPluginContext<Config>): Promise<ChannelInstance>;
 }
 
+/**
+ * A channel as its platform author writes it (see {@link defineChannel}): core's `Channel` port
+ * (`deliver`, `finalize`, `refresh`, `notify`, …; the name comes from the definition), the banner line,
+ * the platform's webhook when it pushes to us, and one lifecycle: `start(broker)` starts receiving,
+ * `stop()` releases everything.
+ */
+export interface ChannelAdapter extends Omit<Channel, "name"> {
+  /** One banner line without secrets: `telegram (@my_bot, long polling)`. */
+  readonly describe: string;
+  /** The platform's inbound webhook (see {@link ChannelInstance.handleWebhook}). */
+  handleWebhook?(request: Request): Promise<Response>;
+  /** Where a standalone host should serve `handleWebhook`, when the channel's variables say. */
+  readonly listen?: ChannelListen;
+  /** Starts receiving: taps and replies go to `broker` from now on. Resolves once events flow. */
+  start(broker: AskUserBroker): Promise<void>;
+  /** Stops receiving and releases what `create` and `start` opened. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** The one object a platform author fills in (see {@link defineChannel}). */
+export interface ChannelDefinition<Config> {
+  /** The channel's name in targets and URLs (`telegram`). */
+  readonly name: string;
+  /** For people: "Telegram". */
+  readonly title: string;
+  readonly variables: readonly ChannelVariable[];
+  /** Reads and checks the environment; throws `InvalidChannelConfigError` listing every problem. */
+  readConfig(env: ChannelEnv): Config;
+  /** Whether `conversation` is a well-formed conversation of this platform. */
+  parseConversation(conversation: string): unknown;
+  /** Whether the environment turns the channel on; default: every `required` variable is set. */
+  enabled?(env: ChannelEnv): boolean;
+  /**
+   * Builds the channel from its config. Load the platform SDK here (`await import("./adapter.ts")`), so
+   * that a host without this channel's variables never loads it.
+   */
+  create(context: ChannelPluginContext<Config>): Promise<ChannelAdapter>;
+}
+
+/**
+ * Turns a channel definition into the plugin hosts run (the gateway, the standalone runner, your own
+ * server): the author fills in one object — name, variables, config reader, and `create` returning one
+ * adapter with `start(broker)`/`stop()` — and core does the rest.
+ *
+ * @example
+ * export const channelPlugin = defineChannel({
+ *   name: "console", title: "Console", variables: [], readConfig: () => ({}),
+ *   parseConversation: (c) => c,
+ *   async create() {
+ *     const { createConsoleAdapter } = await import("./adapter.ts");
+ *     return createConsoleAdapter();
+ *   },
+ * });
+ */
+export function defineChannel<Config>(definition: ChannelDefinition<Config>): ChannelPlugin<Config> {
+  const plugin: ChannelPlugin<Config> = {
+    name: definition.name,
+    title: definition.title,
+    variables: definition.variables,
+    enabled: (env) => definition.enabled?.(env) ?? requiredVariablesSet(plugin, env),
+    readConfig: (env) => definition.readConfig(env),
+    parseConversation: (conversation) => definition.parseConversation(conversation),
+    async create(context) {
+      const adapter = await definition.create(context);
+      return instanceOf(definition.name, adapter);
+    },
+  };
+  return plugin;
+}
+
+/** The host's view of an adapter: the port (with its name) and the lifecycle. */
+function instanceOf(name: string, adapter: ChannelAdapter): ChannelInstance {
+  const channel: Channel = Object.create(adapter, { name: { value: name, enumerable: true } });
+  return {
+    channel,
+    get describe() {
+      return adapter.describe;
+    },
+    ...(adapter.handleWebhook ? { handleWebhook: adapter.handleWebhook.bind(adapter) } : {}),
+    ...(adapter.listen ? { listen: adapter.listen } : {}),
+    initialize: (broker) => adapter.start(broker),
+    stop: () => adapter.stop(),
+  };
+}
+
 /** Thrown by `readConfig`: every problem with a channel's variables, one line each. */
 export class InvalidChannelConfigError extends AskUserError {
   override name = "InvalidChannelConfigError";

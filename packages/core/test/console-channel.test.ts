@@ -64,7 +64,7 @@ describe("the console channel plugin (README example)", () => {
   });
 
   it("runs as a script: the example file answers from stdin and prints the result", async () => {
-    const script = fileURLToPath(new URL("../examples/console-channel.ts", import.meta.url));
+    const script = fileURLToPath(new URL("../examples/console-ask.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       env: { ...process.env, ASK_USER_CONSOLE: "1" },
       stdio: ["pipe", "pipe", "pipe"],
