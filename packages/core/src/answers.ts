@@ -118,6 +118,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const givenRight = (value: unknown): boolean => typeof value === "string" && !emptyOther(value);
+
+/**
+ * True when `raw` has the shape of {@link operatorAnswersSchema} — an object whose every value is a
+ * string or an array of strings, none a bare `other:` — checked without zod: the common, well-formed
+ * answer skips the schema, which is then only run to word the issues of one that is not.
+ */
+export function hasAnswersShape(raw: unknown): boolean {
+  if (!isRecord(raw)) return false;
+  for (const key in raw) {
+    if (!Object.hasOwn(raw, key)) continue;
+    const given = raw[key];
+    if (Array.isArray(given) ? !given.every(givenRight) : !givenRight(given)) return false;
+  }
+  return true;
+}
+
 /**
  * Checks operator-given answers: every question answered with 1+ non-blank strings (one value for a
  * single-select question), no unknown ids. A value that is a label (ignoring case, quotes, spacing and
@@ -131,8 +148,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * // { ok: true, answers: { deploy_target: ["Production"] } }
  */
 export function checkAnswers(prompt: Prompt, raw: unknown): AnswersCheck {
-  const shape = operatorAnswersSchema.safeParse(raw);
-  const shapeIssues = shape.success ? [] : shape.error.issues;
+  const shape = hasAnswersShape(raw) ? undefined : operatorAnswersSchema.safeParse(raw);
+  const shapeIssues = shape === undefined || shape.success ? [] : shape.error.issues;
   const issues: Issue[] = [];
   const answers: Answers = {};
   if (isRecord(raw)) {

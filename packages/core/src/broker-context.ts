@@ -6,7 +6,7 @@ import { type Refusal, refusalForStatus } from "./policy.ts";
 import { randomBase64Url } from "./random.ts";
 import { renderSummary } from "./render.ts";
 import type { QuestionStore } from "./store.ts";
-import { finish, type Resolution } from "./transitions.ts";
+import { finish, keepBefore, type Resolution } from "./transitions.ts";
 import { awaitsSummary, type Delivery, type QuestionRecord, type RepairClaim } from "./types.ts";
 
 /** Where the broker reports trouble it handled (pino-compatible: details first, then the message). */
@@ -79,10 +79,11 @@ export class BrokerContext {
 
   /**
    * Read-modify-write with compare-and-set, retried while other writers come first. `change` gets a
-   * private copy and returns the next record or a refusal. `read`: a private copy of the record that the
-   * caller has just read from the store, used for the first attempt instead of reading it again (the
-   * compare-and-set on its version still refuses it if anyone wrote in between, and the next attempt
-   * reads the record as stored then).
+   * private copy and returns the next record or a refusal; it may change anything but the prompt, the
+   * tokens and the answerer policy (fixed at creation, shared with the `previous` copy). `read`: a
+   * private copy of the record that the caller has just read from the store, used for the first
+   * attempt instead of reading it again (the compare-and-set on its version still refuses it if anyone
+   * wrote in between, and the next attempt reads the record as stored then).
    */
   async transition(
     id: string,
@@ -99,7 +100,7 @@ export class BrokerContext {
           record: undefined,
         };
       }
-      const previous = structuredClone(current);
+      const previous = keepBefore(current);
       const next = change(current);
       if ("reason" in next) return { ok: false, refusal: next, record: previous };
       next.version = previous.version + 1;

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkAnswers, operatorAnswersSchema } from "../src/answers.ts";
+import { checkAnswers, hasAnswersShape, operatorAnswersSchema } from "../src/answers.ts";
 import { nearLabel } from "../src/near-label.ts";
 import type { Prompt, PromptQuestion } from "../src/schema.ts";
 
@@ -141,5 +142,26 @@ describe("operatorAnswersSchema, the shape whatever the prompt", () => {
       [["regions", 1], "Give each value as a string, not a number."],
       [["regions", 2], 'Write your own answer after "other:".'],
     ]);
+  });
+
+  it("is told apart without zod exactly as the schema tells it apart (the fast path of checkAnswers)", () => {
+    const value = fc.oneof(
+      fc.constantFrom("Production", "other:", " other: ", "other: mine", "", "EU"),
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.boolean(),
+    );
+    const given = fc.oneof(value, fc.array(value, { maxLength: 4 }), fc.dictionary(fc.string(), value));
+    const raw = fc.oneof(fc.dictionary(fc.string(), given), given, fc.array(given, { maxLength: 3 }));
+    fc.assert(
+      fc.property(raw, (answers) => {
+        expect(hasAnswersShape(answers)).toBe(operatorAnswersSchema.safeParse(answers).success);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(hasAnswersShape({ deploy_target: ["Production"], regions: "EU" })).toBe(true);
+    expect(hasAnswersShape({ regions: ["EU", 7] })).toBe(false);
+    expect(hasAnswersShape({ regions: "other:" })).toBe(false);
   });
 });
