@@ -120,6 +120,17 @@ describe("the platforms' webhook mount at /channels/<name>/…", () => {
     expect(JSON.parse(api.body).error.code).toBe("forbidden_host");
   });
 
+  it("checks every request's Host, also after one that was allowed", async () => {
+    const gw = await serve({ allowedHosts: new Set(["127.0.0.1", "localhost"]) });
+    const json = { "content-type": "application/json" };
+    const allowed = await postWithHost(`${gw.url}/v1/questions`, "localhost:7310", "{}", json);
+    expect(allowed.status).toBe(422); // past the Host check: the body is what is wrong
+    for (const host of ["evil.example", "localhost.evil.example", "LOCALHOST:7310"]) {
+      const next = await postWithHost(`${gw.url}/v1/questions`, host, "{}", json);
+      expect([host, next.status]).toEqual([host, host === "LOCALHOST:7310" ? 422 : 403]);
+    }
+  });
+
   it("keeps the body limit and the Origin check, and answers an unknown channel with a JSON 404", async () => {
     const gw = await serve();
     const big = await fetch(`${gw.url}/channels/fake`, {

@@ -20,16 +20,22 @@ const REALM = 'Bearer realm="ask-user"';
  * webhooks are outside it: they come through public names and authenticate themselves.
  */
 export function hostGuard(allowed: ReadonlySet<string> | undefined): MiddlewareHandler<GatewayEnv> {
+  // Every request of a client sends the same Host: the last one's verdict saves parsing it again.
+  let lastHost: string | undefined;
   return async (c, next) => {
     if (allowed === undefined || isWebhookPath(c.req.path)) return next();
     const host = c.req.header("host");
+    if (host !== undefined && host === lastHost) return next();
     let hostname: string | undefined;
     try {
       hostname = host ? new URL(`http://${host}`).hostname.toLowerCase() : undefined;
     } catch {
       hostname = undefined;
     }
-    if (hostname !== undefined && allowed.has(hostname)) return next();
+    if (hostname !== undefined && allowed.has(hostname)) {
+      lastHost = host;
+      return next();
+    }
     throw new HttpError(
       403,
       "forbidden_host",
@@ -128,8 +134,15 @@ export function drainGuard(draining: () => boolean): MiddlewareHandler<GatewayEn
   };
 }
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** The last `Content-Type` found to be JSON: clients send the same one on every request. */
+let lastJsonType: string | undefined;
+
 function isJson(type: string): boolean {
-  return /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type.trim());
+  if (type === lastJsonType) return true;
+  const json = JSON_TYPE.test(type.trim());
+  if (json) lastJsonType = type;
+  return json;
 }
 
 /**
@@ -160,18 +173,20 @@ export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<
         `Send JSON with Content-Type: application/json (this request has ${sent}).`,
       );
     }
-    const tooLarge = () =>
-      new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
     if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
     // On Node, read the socket's stream itself: asking `c.req.raw` for its body would make the adapter
     // build a full web Request and ReadableStream per request (about a tenth of the gateway's CPU).
-    const read = incoming
-      ? () => readIncoming(incoming, maxBytes, tooLarge)
-      : () => readLimited(c.req.raw, maxBytes, tooLarge);
-    c.set("body", hasBody ? await read() : new Uint8Array());
+    if (!hasBody) c.set("body", EMPTY);
+    else if (incoming) c.set("body", await readIncoming(incoming, maxBytes, tooLarge));
+    else c.set("body", await readLimited(c.req.raw, maxBytes, tooLarge));
     return next();
   };
+  function tooLarge(): HttpError {
+    return new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
+  }
 }
+
+const EMPTY = new Uint8Array();
 
 function readIncoming(
   incoming: IncomingMessage,
