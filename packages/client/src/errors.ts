@@ -1,4 +1,4 @@
-import { AskUserError, type AskUserErrorCode, type InputIssue } from "@ask-user/core";
+import { AskUserError, type AskUserErrorCode, codeOfStatus, type InputIssue } from "@ask-user/core";
 
 /** What every gateway error carries besides its message. */
 export interface GatewayErrorDetails {
@@ -47,11 +47,14 @@ export class GatewayInputError extends GatewayError {
   }
 }
 
-/** The token is missing or wrong (401), or the gateway refuses this host or origin (403). */
+/**
+ * The token is missing or wrong (401, code `unauthorized`), or the gateway refuses this host or origin
+ * (403, code `forbidden`).
+ */
 export class GatewayAuthError extends GatewayError {
   override name = "GatewayAuthError";
   constructor(message: string, details: GatewayErrorDetails) {
-    super("store_failure", message, details);
+    super(details.status === 403 ? "forbidden" : "unauthorized", message, details);
   }
 }
 
@@ -64,26 +67,27 @@ export class QuestionNotFoundError extends GatewayError {
 }
 
 /**
- * The question no longer waits (409; code `store_conflict`): `reason` is what it became (`answered`,
+ * The question no longer waits (409; code `not_pending`): `reason` is what it became (`answered`,
  * `skipped`, `expired`, `cancelled`, `undeliverable`) and the message says by whom or when
  * ("already answered by @alice", "expired at 14:05 UTC").
  */
 export class QuestionNotPendingError extends GatewayError {
   override name = "QuestionNotPendingError";
   constructor(message: string, details: GatewayErrorDetails) {
-    super("store_conflict", message, details);
+    super("not_pending", message, details);
   }
 }
 
 /**
  * The gateway could not be reached or could not serve the request: nothing listens (`unreachable`),
  * the connection broke (`network`), no answer in time (`timeout`), it is draining (503
- * `shutting_down`; code `closed`) or it failed (5xx). `wait` and `events` retry these by themselves.
+ * `shutting_down`; code `closed`) or it failed (5xx; code `unavailable`). `wait` and `events` retry
+ * these by themselves.
  */
 export class GatewayUnavailableError extends GatewayError {
   override name = "GatewayUnavailableError";
   constructor(message: string, details: GatewayErrorDetails) {
-    super(details.status === 503 ? "closed" : "store_failure", message, details);
+    super(details.status === 503 ? "closed" : "unavailable", message, details);
   }
 }
 
@@ -104,14 +108,13 @@ export function errorFromResponse(status: number, body: unknown): GatewayError {
     typeof error?.message === "string" ? error.message : `The gateway answered with HTTP ${status}.`;
   const details: GatewayErrorDetails = { status, reason };
   if (Array.isArray(error?.issues)) details.issues = error.issues.filter(isIssue);
-  if (status === 400 || status === 413 || status === 415 || status === 422) {
-    return new GatewayInputError(message, details);
-  }
-  if (status === 401 || status === 403) return new GatewayAuthError(message, details);
-  if (status === 404) return new QuestionNotFoundError(message, details);
-  if (status === 409) return new QuestionNotPendingError(message, details);
+  const code = codeOfStatus(status, reason);
+  if (code === "invalid_input") return new GatewayInputError(message, details);
+  if (code === "unauthorized" || code === "forbidden") return new GatewayAuthError(message, details);
+  if (code === "unknown_question") return new QuestionNotFoundError(message, details);
+  if (code === "not_pending") return new QuestionNotPendingError(message, details);
   if (status >= 500) return new GatewayUnavailableError(message, details);
-  return new GatewayError("store_failure", message, details);
+  return new GatewayError(code, message, details);
 }
 
 function isIssue(value: unknown): value is InputIssue {

@@ -103,7 +103,7 @@ describe("errors carry the API's status and reason", () => {
 
     const error = await alice.answer(question.id, { deploy_target: ["Production"] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QuestionNotPendingError);
-    expect(error).toMatchObject({ status: 409, reason: "answered", code: "store_conflict" });
+    expect(error).toMatchObject({ status: 409, reason: "answered", code: "not_pending" });
     expect((error as Error).message).toContain("alice");
   });
 

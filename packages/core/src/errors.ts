@@ -1,17 +1,63 @@
-/** Machine-readable codes of the errors this library throws. Expected outcomes are values, not errors. */
+/**
+ * Machine-readable codes of the errors ask-user throws, everywhere: core, the stores, the channels, the
+ * gateway's HTTP API and the client (one vocabulary; {@link HTTP_STATUS_OF} maps each to its HTTP
+ * status). Expected outcomes (answered, expired, …) are values, not errors.
+ */
 export type AskUserErrorCode =
-  | "invalid_input"
-  | "unknown_question"
-  | "unknown_channel"
-  | "store_conflict"
-  | "store_failure"
-  | "store_locked" // the store's file is held by another running gateway
-  | "delivery_failed"
-  | "channel_refused"
-  | "channel_unreachable"
-  | "channel_rate_limited"
-  | "request_failed" // an HTTP API call was refused or failed: see the error's `status` and `reason`
-  | "closed";
+  | "invalid_input" // the request or tool input is wrong: see the error's issues (400, 413, 415, 422)
+  | "unauthorized" // no token or a wrong one (401)
+  | "forbidden" // this host or origin may not call (403)
+  | "unknown_question" // no question with that id (404)
+  | "unknown_channel" // no channel with that name is running (422)
+  | "not_pending" // the question no longer waits: answered, skipped, expired, … (409)
+  | "store_conflict" // a concurrent write won, or the id exists (409)
+  | "store_failure" // the store failed (500)
+  | "store_locked" // the store's file is held by another running gateway (503)
+  | "delivery_failed" // the channel could not deliver (502)
+  | "channel_refused" // the platform said no (502)
+  | "channel_unreachable" // the platform could not be reached (503)
+  | "channel_rate_limited" // the platform said "later" (429)
+  | "request_failed" // an HTTP call failed otherwise: see the error's `status` and `reason` (500)
+  | "unavailable" // the gateway could not be reached, or answered 5xx (0 / 5xx)
+  | "closed"; // the broker or gateway is shutting down (503)
+
+/** The HTTP status of each code (one table: the gateway answers with it, the client reads it back). */
+export const HTTP_STATUS_OF = {
+  invalid_input: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  unknown_question: 404,
+  unknown_channel: 422,
+  not_pending: 409,
+  store_conflict: 409,
+  store_failure: 500,
+  store_locked: 503,
+  delivery_failed: 502,
+  channel_refused: 502,
+  channel_unreachable: 503,
+  channel_rate_limited: 429,
+  request_failed: 500,
+  unavailable: 503,
+  closed: 503,
+} as const satisfies Record<AskUserErrorCode, number>;
+
+/**
+ * The code of an HTTP error answer (the client's reading of {@link HTTP_STATUS_OF}): 400, 413, 415, 422
+ * `invalid_input`, 401 `unauthorized`, 403 `forbidden`, 404 `unknown_question`, 409 `not_pending`, 429
+ * `channel_rate_limited`, 503 `closed` when the gateway says it is shutting down, other 5xx and no answer
+ * (status 0) `unavailable`, anything else `request_failed`.
+ */
+export function codeOfStatus(status: number, reason?: string): AskUserErrorCode {
+  if (status === 400 || status === 413 || status === 415 || status === 422) return "invalid_input";
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "unknown_question";
+  if (status === 409) return "not_pending";
+  if (status === 429) return "channel_rate_limited";
+  if (status === 503 && reason === "shutting_down") return "closed";
+  if (status === 0 || status >= 500) return "unavailable";
+  return "request_failed";
+}
 
 /**
  * The one error family of ask-user: bugs and infrastructure failures. `code` is a string literal that
@@ -27,7 +73,10 @@ export class AskUserError extends Error {
   }
 }
 
-/** One problem with tool input: where it is (`questions[1].options[0].label`) and what to do about it. */
+/**
+ * One problem with input (tool input, answers, a request body): where it is
+ * (`questions[1].options[0].label`) and what to do about it. The one issue type of every surface.
+ */
 export interface InputIssue {
   path: string;
   message: string;

@@ -48,7 +48,9 @@ export {
   ChannelError,
   type ChannelErrorOptions,
   type ChannelFailure,
+  codeOfStatus,
   describeError,
+  HTTP_STATUS_OF,
   type InputIssue,
   InvalidAskUserInputError,
 } from "./errors.ts";
