@@ -1,4 +1,4 @@
-import type { PublicQuestion, Target, UserRef } from "@ask-user/core";
+import type { InputIssue, PublicQuestion, Target, UserRef } from "@ask-user/core";
 
 /**
  * The HTTP API's shapes (JSON under /v1). Shared by the server, the HTTP client (CLI, `ask-user mcp`)
@@ -29,7 +29,7 @@ export interface AnswerBody {
 
 /** Every error response: `{ error: { code, message, issues? } }` with status 400/401/404/409/422. */
 export interface ApiErrorBody {
-  error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
+  error: { code: string; message: string; issues?: InputIssue[] };
 }
 
 /** `GET /v1/questions`. */

@@ -1,4 +1,4 @@
-import { AskUserError, type AskUserResult, type InputIssue } from "@ask-user/core";
+import { AskUserError, type AskUserResult, codeOfStatus, type InputIssue } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "./api.ts";
 
 /**
@@ -51,7 +51,7 @@ export class BackendError extends AskUserError {
     message: string,
     readonly issues?: InputIssue[],
   ) {
-    super("request_failed", message);
+    super(codeOfStatus(status, reason), message);
   }
 }
 

@@ -20,13 +20,13 @@ describe("the gateway's errors", () => {
       [
         new HttpError(404, "not_found", "No question q1."),
         "HttpError",
-        "request_failed",
+        "unknown_question",
         { status: 404, reason: "not_found" },
       ],
       [
         new BackendError(409, "answered", "Already answered.", []),
         "BackendError",
-        "request_failed",
+        "not_pending",
         { status: 409, reason: "answered", issues: [] },
       ],
     ];

@@ -44,7 +44,7 @@ describe("HTTP backend", () => {
     const none = await failure(createHttpBackend({ url: gw.url }).list());
     expect(none).toMatchObject({
       name: "BackendError",
-      code: "request_failed",
+      code: "unauthorized",
       status: 401,
       reason: "unauthorized",
     });

@@ -3,6 +3,7 @@ import type { AskUserLogger } from "./broker-context.ts";
 import type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./broker-inbound.ts";
 import type { Channel } from "./channel.ts";
 import type { Clock } from "./clock.ts";
+import type { InputIssue } from "./errors.ts";
 import type { ListPage, QuestionFilter, QuestionStore } from "./store.ts";
 import type { Actor, AskUserEvent, AskUserResult, QuestionRecord, Target, UserRef } from "./types.ts";
 
@@ -53,7 +54,7 @@ export type TransitionOutcome =
       reason: string;
       message: string;
       record?: QuestionRecord;
-      issues?: Array<{ path: string; message: string }>;
+      issues?: InputIssue[];
     };
 
 /** The broker: asks questions, takes answers from every surface, and keeps the lifecycle (SPEC §4). */

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AskUserBroker } from "@ask-user/core";
+import type { AskUserBroker, InputIssue } from "@ask-user/core";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import { type GatewayEnv, WEBHOOK_PREFIX, type WebhookHandler } from "./env.ts";
-import { HttpError, type Issue, readObject, sendJson } from "./respond.ts";
+import { HttpError, readObject, sendJson } from "./respond.ts";
 
 /** Handles `/mcp` (Streamable HTTP) through the node bindings; see `createMcpHttpHandler`. */
 export interface McpMount {
@@ -93,7 +93,7 @@ export function mountReplyInbound(app: Hono<GatewayEnv>, broker: AskUserBroker, 
     const name = c.req.param("name");
     if (!inbound.channels.has(name)) throw noReplies(name, inbound);
     const body = readObject(c);
-    const issues: Issue[] = [];
+    const issues: InputIssue[] = [];
     for (const key of ["conversation", "userId", "text"]) {
       if (typeof body[key] !== "string" || (key !== "text" && body[key] === "")) {
         issues.push({ path: key, message: `${key} is required and must be a string.` });

@@ -1,6 +1,7 @@
 import {
   type Actor,
   type AskOptions,
+  type InputIssue,
   InvalidAskUserInputError,
   normalizeAskUserInput,
   type Target,
@@ -26,7 +27,7 @@ export function parseCreate(
   body: Record<string, unknown>,
   defaults: { target: Target | undefined; channels: ReadonlySet<string> },
 ): CreateRequest {
-  const issues: Array<{ path: string; message: string }> = [];
+  const issues: InputIssue[] = [];
   for (const key of Object.keys(body)) {
     if (!CREATE_KEYS.has(key)) {
       const meant = [...CREATE_KEYS].find(
@@ -113,10 +114,7 @@ export function checkLocale(value: unknown): { ok: true; tag: string } | { ok: f
 }
 
 /** The problems the normaliser finds in the tool input (none when it is fine). */
-function inputIssues(input: {
-  questions: unknown;
-  timeoutSeconds: unknown;
-}): Array<{ path: string; message: string }> {
+function inputIssues(input: { questions: unknown; timeoutSeconds: unknown }): InputIssue[] {
   try {
     normalizeAskUserInput(input.timeoutSeconds === undefined ? { questions: input.questions } : input);
     return [];

@@ -1,5 +1,6 @@
 import {
   type AskUserBroker,
+  type InputIssue,
   InvalidAskUserInputError,
   type QuestionStatus,
   type Target,
@@ -64,7 +65,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
    * `nextCursor` when there is more.
    */
   app.get("/v1/questions", async (c) => {
-    const issues: Array<{ path: string; message: string }> = [];
+    const issues: InputIssue[] = [];
     const status = c.req.query("status");
     if (status !== undefined && !STATUSES.has(status)) {
       issues.push({ path: "status", message: `status must be one of ${[...STATUSES].join(", ")}.` });

@@ -1,4 +1,4 @@
-import { AskUserError } from "@ask-user/core";
+import { AskUserError, codeOfStatus, type InputIssue } from "@ask-user/core";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -6,14 +6,9 @@ import type { Logger } from "pino";
 import type { ApiErrorBody } from "../api.ts";
 import type { GatewayEnv } from "./env.ts";
 
-/** A field problem, with its path (`questions[0].id`). */
-export interface Issue {
-  path: string;
-  message: string;
-}
-
 /**
- * An expected HTTP failure, in core's `AskUserError` family (code `request_failed`): becomes
+ * An expected HTTP failure, in core's `AskUserError` family (its code from core's one status table,
+ * `codeOfStatus`: 404 `unknown_question`, 409 `not_pending`, …): becomes
  * `{ error: { code: reason, message, issues? } }` with its status (and extra headers such as
  * `WWW-Authenticate`, `Allow`, `Retry-After`) through the app's one error handler.
  */
@@ -25,10 +20,10 @@ export class HttpError extends AskUserError {
     readonly status: ContentfulStatusCode,
     readonly reason: string,
     message: string,
-    readonly issues?: Issue[],
+    readonly issues?: InputIssue[],
     readonly headers?: Record<string, string>,
   ) {
-    super("request_failed", message);
+    super(codeOfStatus(status, reason), message);
   }
 }
 

@@ -175,7 +175,7 @@ function checkTarget(value: unknown): InputIssue[] {
 }
 
 /** The issues as the tool's error text: one line per problem, each with its path. */
-export function issuesText(issues: Array<{ path: string; message: string }>): string {
+export function issuesText(issues: readonly InputIssue[]): string {
   const count = `${issues.length} problem${issues.length === 1 ? "" : "s"}`;
   const lines = issues.map((issue) => `- ${issue.path || "(input)"}: ${issue.message}`);
   return `The ask_user input has ${count}; fix ${issues.length === 1 ? "it" : "them all"} and call again:\n${lines.join("\n")}`;
