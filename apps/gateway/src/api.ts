@@ -5,7 +5,7 @@ import type { InputIssue, PublicQuestion, Target, UserRef } from "@ask-user/core
  * and the MCP server. A question is core's `PublicQuestion`, the shape the web panel reads too.
  */
 
-export { type PublicQuestion, toPublicQuestion as toPublic } from "@ask-user/core";
+export type { PublicQuestion } from "@ask-user/core";
 
 /** `POST /v1/questions` and `POST /v1/ask`: the tool input plus where and for whom. */
 export interface CreateQuestionBody {

@@ -3,7 +3,7 @@
  * (stdio and Streamable HTTP), the `ask-user` CLI, and every channel whose variables are set.
  */
 export type { AnswerBody, ApiErrorBody, CreateQuestionBody, PublicQuestion, QuestionList } from "./api.ts";
-export { parseTarget, toPublic } from "./api.ts";
+export { parseTarget } from "./api.ts";
 export { BackendError, type QuestionBackend, waitForResult } from "./backend.ts";
 export { CHANNEL_MODULES, type EnabledChannel, loadChannelPlugins, readChannelConfigs } from "./channels.ts";
 export { ConfigError, type GatewayConfig, loadConfig, readGatewayConfig } from "./config.ts";

@@ -1,5 +1,4 @@
-import { type AskUserBroker, InvalidAskUserInputError, type Target } from "@ask-user/core";
-import { toPublic } from "./api.ts";
+import { type AskUserBroker, InvalidAskUserInputError, type Target, toPublicQuestion } from "@ask-user/core";
 import { BackendError, type QuestionBackend } from "./backend.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { parseCreate } from "./http/parse.ts";
@@ -25,7 +24,7 @@ export function createLocalBackend(
           channels: defaults.channels,
         });
         const signal = createOptions.signal;
-        return toPublic(await broker.create(input, signal ? { ...options, signal } : options));
+        return toPublicQuestion(await broker.create(input, signal ? { ...options, signal } : options));
       } catch (error) {
         if (error instanceof HttpError)
           throw new BackendError(error.status, error.reason, error.message, error.issues);
@@ -38,14 +37,14 @@ export function createLocalBackend(
     async get(id, options = {}) {
       const record = await waitWhilePending(broker, id, (options.waitSeconds ?? 0) * 1000, options.signal);
       if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
-      return toPublic(record);
+      return toPublicQuestion(record);
     },
     waitForEnd(id, signal) {
       // Not an async function: a waiting call holds a promise reaction here, not a suspended frame.
       return ends.wait(id, signal).then((record) => {
         if (signal.aborted) return undefined;
         if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
-        return toPublic(record);
+        return toPublicQuestion(record);
       });
     },
     async listPage({ cursor, limit = 100 }) {
@@ -58,14 +57,14 @@ export function createLocalBackend(
       const page = records.slice(0, size);
       const last = page.at(-1);
       return {
-        questions: page.map(toPublic),
+        questions: page.map(toPublicQuestion),
         ...(records.length > size && last ? { nextCursor: encodeCursor(last) } : {}),
       };
     },
     async cancel(id) {
       const outcome = await broker.cancel(id, { channel: "mcp", userId: "agent" });
-      if (outcome.ok) return toPublic(outcome.record);
-      if (outcome.record) return toPublic(outcome.record);
+      if (outcome.ok) return toPublicQuestion(outcome.record);
+      if (outcome.record) return toPublicQuestion(outcome.record);
       throw new BackendError(404, "not_found", outcome.message);
     },
   };

@@ -1,3 +1,4 @@
+import { pause } from "@ask-user/core";
 /** How calls that wait (`wait`, `events`) ride out a gateway that restarts or a network that drops. */
 export interface RetryOptions {
   /** The first pause after a failure (default 250 ms); each further one doubles. */
@@ -72,21 +73,9 @@ export class Backoff {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first (core's `pause`). */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await pause(ms, signal);
+  signal?.throwIfAborted();
 }

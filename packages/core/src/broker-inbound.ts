@@ -2,6 +2,7 @@ import type { BrokerContext, Transition } from "./broker-context.ts";
 import { applyFormStep, isForm, stagedText } from "./broker-form.ts";
 import { findRepliedTo } from "./broker-reply-gap.ts";
 import { decodeAction } from "./codec.ts";
+import { describeError } from "./errors.ts";
 import { messagesFor } from "./i18n.ts";
 import type { ActionEvent, InboundOutcome, ReplyEvent } from "./inbound-types.ts";
 import { interpretReply } from "./interpret.ts";
@@ -263,7 +264,7 @@ export async function handleReply(ctx: BrokerContext, event: ReplyEvent): Promis
     }
   } catch (error) {
     ctx.logger.warn(
-      { channel: event.channel, conversation: event.conversation, err: String(error) },
+      { channel: event.channel, conversation: event.conversation, err: describeError(error) },
       "notice failed",
     );
   }

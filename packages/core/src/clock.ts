@@ -21,3 +21,27 @@ export const systemClock: Clock = {
     return () => clearTimeout(handle);
   },
 };
+
+/**
+ * Resolves after `ms` milliseconds of real time, or at once when `signal` aborts (it never rejects: a
+ * caller that must stop on abort checks `signal.throwIfAborted()` after it). The one pause of ask-user.
+ *
+ * @example
+ * await pause(backoffMs, signal);
+ * signal?.throwIfAborted();
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -26,7 +26,7 @@ export type {
   RefreshRequest,
 } from "./channel.ts";
 export { isConfirmation } from "./channel.ts";
-export { type CancelTimer, type Clock, systemClock } from "./clock.ts";
+export { type CancelTimer, type Clock, pause, systemClock } from "./clock.ts";
 export {
   type Action,
   type DecodedAction,
@@ -129,7 +129,14 @@ export {
   type PromptQuestion,
   QUESTION_ID_PATTERN,
 } from "./schema.ts";
-export type { ListPage, ListPosition, QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+export {
+  type ListPage,
+  type ListPosition,
+  matchesFilter,
+  type QuestionFilter,
+  type QuestionStore,
+  type StoreChange,
+} from "./store.ts";
 export {
   clipText,
   compareKey,

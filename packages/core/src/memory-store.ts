@@ -1,17 +1,14 @@
 import type { Clock } from "./clock.ts";
 import { createMemoryCoordination } from "./coordination.ts";
 import { AskUserError } from "./errors.ts";
-import type { ListPosition, QuestionFilter, QuestionStore, StoreChange } from "./store.ts";
+import {
+  type ListPosition,
+  matchesFilter,
+  type QuestionFilter,
+  type QuestionStore,
+  type StoreChange,
+} from "./store.ts";
 import { needsRepair, type QuestionRecord } from "./types.ts";
-
-function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
-  if (filter.status !== undefined && record.status !== filter.status) return false;
-  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
-  if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
-  if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
-  if (filter.needsRepair && !needsRepair(record)) return false;
-  return true;
-}
 
 /** List order: `createdAt`, then id. */
 function compareListOrder(a: ListPosition, b: ListPosition): number {
@@ -172,7 +169,7 @@ export function createMemoryStore(options: { clock?: Clock } = {}): QuestionStor
       for (const id of candidates(filter)) {
         const record = find(id);
         if (!record || (after && compareListOrder(record, after) <= 0)) continue;
-        if (matches(record, filter)) found.push(record);
+        if (matchesFilter(record, filter)) found.push(record);
       }
       found.sort(compareListOrder);
       return page.limit === undefined ? found : found.slice(0, Math.max(0, page.limit));

@@ -1,5 +1,5 @@
 import type { Coordination } from "./coordination.ts";
-import type { QuestionRecord, QuestionStatus } from "./types.ts";
+import { needsRepair, type QuestionRecord, type QuestionStatus } from "./types.ts";
 
 /** Which records `list` returns. All fields are optional and combine with AND. */
 export interface QuestionFilter {
@@ -78,4 +78,14 @@ export interface QuestionStore extends Coordination {
   prune(before: number): Promise<number>;
   /** Releases connections and files. */
   close(): Promise<void>;
+}
+
+/** True when `record` matches every field of `filter`: the one test every store's `list` applies. */
+export function matchesFilter(record: QuestionRecord, filter: QuestionFilter): boolean {
+  if (filter.status !== undefined && record.status !== filter.status) return false;
+  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
+  if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
+  if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
+  if (filter.needsRepair && !needsRepair(record)) return false;
+  return true;
 }

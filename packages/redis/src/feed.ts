@@ -1,4 +1,4 @@
-import type { AskUserLogger, QuestionRecord, StoreChange } from "@ask-user/core";
+import { type AskUserLogger, describeError, type QuestionRecord, type StoreChange } from "@ask-user/core";
 import type { Redis } from "ioredis";
 import type { Keys } from "./keys.ts";
 
@@ -54,7 +54,7 @@ export function startChangeFeed(command: Redis, subscriber: Redis, keys: Keys, l
       try {
         listener({ record: parsed.record, previousStatus: parsed.previousStatus });
       } catch (error) {
-        logger.error({ questionId: parsed.record.id, err: String(error) }, "store subscriber failed");
+        logger.error({ questionId: parsed.record.id, err: describeError(error) }, "store subscriber failed");
       }
     }
   }
@@ -100,7 +100,10 @@ export function startChangeFeed(command: Redis, subscriber: Redis, keys: Keys, l
       }
     } catch (error) {
       if (mine !== generation || stopped) return;
-      logger.warn({ keyPrefix: keys.prefix, err: String(error) }, "could not catch up on store changes");
+      logger.warn(
+        { keyPrefix: keys.prefix, err: describeError(error) },
+        "could not catch up on store changes",
+      );
       if (subscriber.status === "ready") retry = setTimeout(() => void sync(), RESYNC_DELAY_MS);
     }
   }

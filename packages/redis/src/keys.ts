@@ -97,7 +97,7 @@ export function indexEntries(keys: Keys, record: QuestionRecord): IndexEntries {
 
 /**
  * The narrowest index that holds every record matching `filter`; the rest of the filter is applied to
- * the records read from it ({@link matches}).
+ * the records read from it (core's `matchesFilter`).
  */
 export function indexFor(keys: Keys, filter: QuestionFilter): string {
   if (filter.needsRepair) return keys.repair;
@@ -108,14 +108,4 @@ export function indexFor(keys: Keys, filter: QuestionFilter): string {
   if (filter.runId !== undefined) return keys.run(filter.runId);
   if (filter.status !== undefined) return keys.status(filter.status);
   return keys.all;
-}
-
-/** True when `record` matches every field of `filter` (the same test as the memory store's). */
-export function matches(record: QuestionRecord, filter: QuestionFilter): boolean {
-  if (filter.status !== undefined && record.status !== filter.status) return false;
-  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
-  if (filter.channel !== undefined && record.target?.channel !== filter.channel) return false;
-  if (filter.conversation !== undefined && record.target?.conversation !== filter.conversation) return false;
-  if (filter.needsRepair && !needsRepair(record)) return false;
-  return true;
 }

@@ -2,8 +2,10 @@ import {
   AskUserError,
   type AskUserLogger,
   consoleLogger,
+  describeError,
   type ListPage,
   type ListPosition,
+  matchesFilter,
   type QuestionFilter,
   type QuestionRecord,
   type QuestionStore,
@@ -11,7 +13,7 @@ import {
 } from "@ask-user/core";
 import { Redis, type RedisOptions } from "ioredis";
 import { startChangeFeed } from "./feed.ts";
-import { DEFAULT_KEY_PREFIX, indexFor, keysFor, matches } from "./keys.ts";
+import { DEFAULT_KEY_PREFIX, indexFor, keysFor } from "./keys.ts";
 import { defineScripts } from "./scripts.ts";
 
 /** Options of {@link createRedisStore}. */
@@ -110,7 +112,7 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
     connection.on("error", (error: unknown) => {
       if (reported || closed) return;
       reported = true; // once per outage, not once per reconnection attempt
-      logger.warn({ keyPrefix, connection: role, err: String(error) }, "Redis connection failed");
+      logger.warn({ keyPrefix, connection: role, err: describeError(error) }, "Redis connection failed");
     });
     connection.on("ready", () => {
       reported = false;
@@ -207,7 +209,8 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
           scripts
             .list(index, after, count)
             .then((jsons) => jsons.map((json) => JSON.parse(json) as QuestionRecord));
-        if (page.limit === undefined) return (await read(page.after, 0)).filter((r) => matches(r, filter));
+        if (page.limit === undefined)
+          return (await read(page.after, 0)).filter((r) => matchesFilter(r, filter));
         // The index may hold records the rest of the filter drops: read on until the page is full.
         const limit = Math.max(0, Math.floor(page.limit));
         const out: QuestionRecord[] = [];
@@ -216,7 +219,7 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
           const asked = Math.max(limit - out.length, 32);
           const batch = await read(after, asked);
           for (const record of batch) {
-            if (out.length < limit && matches(record, filter)) out.push(record);
+            if (out.length < limit && matchesFilter(record, filter)) out.push(record);
           }
           const last = batch.at(-1);
           if (!last || batch.length < asked) break;

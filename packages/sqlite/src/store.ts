@@ -3,6 +3,7 @@ import {
   AskUserError,
   type AskUserLogger,
   consoleLogger,
+  describeError,
   type ListPage,
   type QuestionFilter,
   type QuestionRecord,
@@ -180,7 +181,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       try {
         listener({ record, previousStatus });
       } catch (error) {
-        logger.error({ questionId: record.id, err: String(error) }, "store subscriber failed");
+        logger.error({ questionId: record.id, err: describeError(error) }, "store subscriber failed");
       }
     }
   }

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { AskUserBroker, AskUserEvent } from "@ask-user/core";
+import { toPublicQuestion } from "@ask-user/core";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import { type SSEMessage, streamSSE } from "hono/streaming";
-import { type PublicQuestion, toPublic } from "../api.ts";
+import type { PublicQuestion } from "../api.ts";
 import type { GatewayEnv } from "./env.ts";
 
 interface LoggedEvent {
@@ -86,7 +87,11 @@ export class EventStream {
 
   constructor(broker: AskUserBroker) {
     this.unsubscribe = broker.subscribe((event) => {
-      const logged: LoggedEvent = { seq: this.nextSeq++, type: event.type, question: toPublic(event.record) };
+      const logged: LoggedEvent = {
+        seq: this.nextSeq++,
+        type: event.type,
+        question: toPublicQuestion(event.record),
+      };
       this.log.push(logged);
       if (this.log.length > KEEP_EVENTS) this.log.shift();
       for (const client of this.clients) client.push(this.message(logged));

@@ -5,9 +5,10 @@ import {
   type QuestionStatus,
   type Target,
   type TransitionOutcome,
+  toPublicQuestion,
 } from "@ask-user/core";
 import type { Context, Hono } from "hono";
-import { type QuestionList, toPublic } from "../api.ts";
+import type { QuestionList } from "../api.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
@@ -39,7 +40,7 @@ function inputError(error: unknown): never {
 }
 
 function transitionResult(c: C, outcome: TransitionOutcome): Response {
-  if (outcome.ok) return sendJson(c, 200, toPublic(outcome.record));
+  if (outcome.ok) return sendJson(c, 200, toPublicQuestion(outcome.record));
   if (outcome.reason === "unknown") throw new HttpError(404, "not_found", outcome.message);
   if (outcome.reason === "invalid")
     throw new HttpError(422, "invalid_answers", outcome.message, outcome.issues);
@@ -57,7 +58,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
   app.post("/v1/questions", async (c) => {
     const { input, options } = create(c);
     const record = await ctx.broker.create(input, options).catch(inputError);
-    return sendJson(c, 201, toPublic(record));
+    return sendJson(c, 201, toPublicQuestion(record));
   });
 
   /**
@@ -90,7 +91,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     const records = await ctx.broker.list(filter, after ? { limit: limit + 1, after } : { limit: limit + 1 });
     const page = records.slice(0, limit);
     const last = page.at(-1);
-    const body: QuestionList = { questions: page.map(toPublic) };
+    const body: QuestionList = { questions: page.map(toPublicQuestion) };
     if (records.length > limit && last) body.nextCursor = encodeCursor(last);
     return sendJson(c, 200, body);
   });
@@ -106,7 +107,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     const waitMs = Math.min(wait, MAX_WAIT_SECONDS) * 1000;
     const record = await waitWhilePending(ctx.broker, id, waitMs, c.req.raw.signal);
     if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
-    return sendJson(c, 200, toPublic(record));
+    return sendJson(c, 200, toPublicQuestion(record));
   });
 
   /** `{ answers, surface?, name? }`. */

@@ -3,8 +3,9 @@ import {
   InvalidAskUserInputError,
   normalizeAskUserInput,
   type QuestionRecord,
+  toPublicQuestion,
 } from "@ask-user/core";
-import { type CreateQuestionBody, type PublicQuestion, toPublic } from "../api.ts";
+import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { BackendError, type QuestionBackend, type QuestionPage } from "../backend.ts";
 
 /**
@@ -45,7 +46,7 @@ export class FakeBackend implements QuestionBackend {
       ...(body.runId ? { runId: body.runId } : {}),
     };
     this.records.set(record.id, record);
-    return toPublic(record);
+    return toPublicQuestion(record);
   }
 
   async get(
@@ -70,7 +71,7 @@ export class FakeBackend implements QuestionBackend {
         options.signal?.addEventListener("abort", done);
       });
     }
-    return toPublic(this.#record(id));
+    return toPublicQuestion(this.#record(id));
   }
 
   /** How many `get` calls are waiting now (long polls of calls and tasks waiting for an answer). */
@@ -80,13 +81,13 @@ export class FakeBackend implements QuestionBackend {
 
   async cancel(id: string): Promise<PublicQuestion> {
     this.end(id, "cancelled");
-    return toPublic(this.#record(id));
+    return toPublicQuestion(this.#record(id));
   }
 
   async listPage({ cursor, limit = 100 }: { cursor?: string; limit?: number }): Promise<QuestionPage> {
     const all = [...this.records.values()];
     const start = cursor === undefined ? 0 : Number(cursor);
-    const page = all.slice(start, start + limit).map(toPublic);
+    const page = all.slice(start, start + limit).map(toPublicQuestion);
     return start + limit < all.length
       ? { questions: page, nextCursor: String(start + limit) }
       : { questions: page };

@@ -1,4 +1,4 @@
-import type { AskUserLogger } from "@ask-user/core";
+import { type AskUserLogger, pause } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
 import { BackendError, type QuestionBackend } from "../backend.ts";
 
@@ -55,17 +55,4 @@ export async function waitUntilEnded(
     current = await patientGet(backend, current.id, current.expiresAt, { ...options, waitSeconds });
   }
   return current as PublicQuestion | undefined;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
