@@ -1,28 +1,33 @@
 /**
- * Telegram updates → core calls. The only module that reads update payloads (grammY's typed `Context`):
- * callback queries go to `broker.handleAction` (and are always answered, within 2 s: `tap.ts`), text
- * messages to `broker.handleReply`; whatever is not ours passes on to the host bot's other handlers with
- * `next()`. A redelivered update (same `update_id`) is dropped
- * (`dedupe.ts`; across instances with a shared coordination).
+ * Telegram updates → core calls, and what a person sees of the outcome. The only module that reads
+ * update payloads (grammY's typed `Context`): callback queries go to `broker.handleAction` (and are always
+ * answered, within 2 s: `tap.ts`), text messages to `broker.handleReply`; whatever is not ours passes on
+ * to the host bot's other handlers with `next()`. A redelivered update (same `update_id`) is dropped
+ * (`ingress/dedupe.ts`; across instances with a shared coordination).
  */
 import {
   type AskUserBroker,
   type AskUserLogger,
   type Coordination,
+  clipText,
   describeError,
+  firstOpenQuestion,
   type InboundOutcome,
+  isFormPrompt,
   messagesFor,
+  type PromptMessages,
+  type QuestionRecord,
 } from "@ask-user/core";
 import { type Api, Composer, type Context } from "grammy";
-import type { MaybeInaccessibleMessage, User } from "grammy/types";
-import { formatConversation, type TelegramConversation } from "./conversation.ts";
-import { createDedupe } from "./dedupe.ts";
-import { firstOpenQuestion } from "./form.ts";
-import type { FormMessages } from "./form-messages.ts";
+import type { CallbackQuery, MaybeInaccessibleMessage, User } from "grammy/types";
+import { formatConversation, type TelegramConversation, threadOptions } from "./conversation.ts";
+import { createDedupe } from "./ingress/dedupe.ts";
+import { CALLBACK_ANSWER_TEXT_MAX_CHARS, INPUT_FIELD_PLACEHOLDER_MAX_CHARS } from "./limits.ts";
 import { displayNameOf } from "./names.ts";
+import { HTML } from "./outbound.ts";
+import { escapeHtml, renderPlain } from "./render.ts";
 import { replyText } from "./reply-text.ts";
-import { createTapDeadline, tapOf } from "./tap.ts";
-import { createTapOutcomes, showsForm, type TapPlace } from "./tap-outcome.ts";
+import { createTapDeadline, type Tap, tapOf } from "./tap.ts";
 
 /** What the inbound side needs from the channel. */
 export interface InboundOptions {
@@ -31,13 +36,17 @@ export interface InboundOptions {
   broker: AskUserBroker;
   /** The channel's own API client (with retries). */
   api: Api;
+  logger: AskUserLogger;
   /** Locale for users whose `language_code` is missing or has no catalogue. */
   defaultLocale?: string;
-  logger: AskUserLogger;
   /** Shared with the other instances: each update is handled once across all of them. */
   coordination?: Coordination;
-  /** The form messages this process shows (which question each shows, their edits). */
-  forms: FormMessages;
+  /** The form state of the channel's prompt messages (keys `"<chatId>:<messageId>"`). */
+  messages: PromptMessages;
+  /** Edits a form's message to show `record` (at the question the message shows). */
+  showForm(chat: TelegramConversation, messageId: number, record: QuestionRecord): Promise<void>;
+  /** False once the channel stopped: every update passes on. */
+  running(): boolean;
 }
 
 /** The chat (and forum topic) of a message. */
@@ -54,42 +63,131 @@ export function localeOf(user: User, fallback: string | undefined): string | und
   return fallback;
 }
 
+/** An outcome the channel shows (anything but `ignored`). */
+type ShownOutcome = Exclude<InboundOutcome, { kind: "ignored" }>;
+
+/** True when the tap's message is a form to show again: a control staged, or Send found gaps. */
+function showsForm(outcome: ShownOutcome): outcome is Extract<ShownOutcome, { kind: "staged" | "invalid" }> {
+  return outcome.kind === "staged" || (outcome.kind === "invalid" && isFormPrompt(outcome.record));
+}
+
+/** Where a message to the person who tapped goes: a reply to the question message, in its topic. */
+interface TapPlace {
+  chat: TelegramConversation;
+  query: CallbackQuery;
+  message: MaybeInaccessibleMessage;
+}
+
+/**
+ * The start of a message to the tapper: in groups their name as a link that reaches them
+ * (`tg://user?id=`, since a selective force-reply only reaches mentioned users); nothing in private.
+ */
+function mentionOf({ message, query }: TapPlace): string {
+  if (message.chat.type === "private") return "";
+  return `<a href="tg://user?id=${query.from.id}">${escapeHtml(clipText(query.from.first_name, 64))}</a>: `;
+}
+
+/** Shows tap outcomes: the answer to the query, then what the outcome needs (a form edit, Other…). */
+function createTapOutcomes(options: InboundOptions) {
+  const { name, api, logger, broker } = options;
+  const replyTo = (place: TapPlace) => ({
+    ...threadOptions(place.chat),
+    reply_parameters: { message_id: place.message.message_id, allow_sending_without_reply: true },
+  });
+
+  /** A late refusal of a tap (the deadline answered it without text), as a reply to the question. */
+  async function tellTapper(place: TapPlace, text: string): Promise<void> {
+    try {
+      await api.sendMessage(place.chat.chatId, `${mentionOf(place)}${renderPlain(text, 3000)}`, {
+        ...HTML,
+        ...replyTo(place),
+      });
+    } catch (error) {
+      logger.warn({ channel: name, err: describeError(error) }, "could not tell a late tap's refusal");
+    }
+  }
+
+  /**
+   * Other…: a selective force-reply to the question message with the placeholder, recorded as the
+   * question's message, so a reply to it belongs to this question even when others are pending.
+   */
+  async function askForText(place: TapPlace, outcome: Extract<ShownOutcome, { kind: "awaiting_text" }>) {
+    let messageId: number;
+    try {
+      const sent = await api.sendMessage(
+        place.chat.chatId,
+        `${mentionOf(place)}${renderPlain(outcome.text, 3000)}`,
+        {
+          parse_mode: "HTML",
+          ...replyTo(place),
+          reply_markup: {
+            force_reply: true,
+            selective: true,
+            input_field_placeholder: clipText(outcome.placeholder, INPUT_FIELD_PLACEHOLDER_MAX_CHARS),
+          },
+        },
+      );
+      messageId = sent.message_id;
+    } catch (error) {
+      logger.warn({ channel: name, err: describeError(error) }, "could not ask for the Other… answer");
+      return;
+    }
+    const ref = { channel: name, conversation: formatConversation(place.chat), messageId: String(messageId) };
+    await broker.rememberMessage(outcome.record.id, ref).catch((error: unknown) => {
+      logger.error(
+        { channel: name, questionId: outcome.record.id, err: describeError(error) },
+        "could not remember the Other… prompt",
+      );
+    });
+  }
+
+  /**
+   * The outcome in the answer to the query (a refusal or a Send with gaps as an alert, a staged choice
+   * as a toast, nothing for Back / Next); when the deadline answered it already, a refusal is sent as a
+   * reply instead, and a recorded answer shows in the message edit.
+   */
+  return async (tap: Tap, place: TapPlace, outcome: ShownOutcome): Promise<void> => {
+    const alert = outcome.kind === "refused" || outcome.kind === "invalid";
+    const text = clipText(outcome.text, CALLBACK_ANSWER_TEXT_MAX_CHARS);
+    const answered = await tap.answer(text === "" ? {} : { text, show_alert: alert });
+    if (outcome.kind === "awaiting_text") await askForText(place, outcome);
+    else if (!answered && alert) await tellTapper(place, outcome.text);
+    if (!showsForm(outcome)) return;
+    await options.showForm(place.chat, place.message.message_id, outcome.record).catch((error: unknown) => {
+      logger.warn({ channel: name, err: describeError(error) }, "could not show the form after a tap");
+    });
+  };
+}
+
 /**
  * The channel's middleware: mount it with `bot.use(...)`. Builds on grammY's composer so that updates it
  * does not own reach the host's handlers unchanged.
  */
 export function createInbound<C extends Context>(options: InboundOptions): Composer<C> {
-  const { name, api, logger, broker, forms } = options;
+  const { name, api, logger, broker, messages } = options;
   const composer = new Composer<C>();
-  const showOutcome = createTapOutcomes({ name, api, logger, broker, forms });
+  const showOutcome = createTapOutcomes(options);
+  const failed = (ctx: Context, what: string) => (error: unknown) =>
+    logger.error({ channel: name, updateId: ctx.update.update_id, err: describeError(error) }, what);
 
-  composer.use(createTapDeadline<C>({ name, api, logger }));
-  composer.use(
-    createDedupe<C>({
-      name,
-      logger,
-      ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
-    }),
-  );
+  // Once the channel stopped, every update passes on untouched.
+  const ours = composer.filter(() => options.running());
+  ours.use(createTapDeadline<C>({ name, api, logger }));
+  const { coordination } = options;
+  ours.use(createDedupe<C>({ name, logger, ...(coordination === undefined ? {} : { coordination }) }));
 
-  composer.on("callback_query:data", async (ctx, next) => {
-    const query = ctx.callbackQuery;
-    const message = query.message;
+  ours.on("callback_query:data", async (ctx, next) => {
+    const { callbackQuery: query } = ctx;
     const tap = tapOf(ctx);
-    if (!message || !tap) {
+    if (!query.message || !tap) {
       tap?.release();
       return next();
     }
-    const place: TapPlace = {
-      chat: chatOf(message),
-      chatType: message.chat.type,
-      questionMessageId: message.message_id,
-      from: query.from,
-    };
+    const place: TapPlace = { chat: chatOf(query.message), query, message: query.message };
     const locale = localeOf(query.from, options.defaultLocale);
     // A refresh of this message waits until the tap chose the question it shows.
-    const shown = { chat: place.chat, messageId: message.message_id };
-    const tapped = forms.tapping(shown);
+    const key = `${place.chat.chatId}:${query.message.message_id}`;
+    const tapped = messages.tapping(key);
     let outcome: InboundOutcome;
     try {
       outcome = await broker.handleAction({
@@ -101,37 +199,30 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
         ...(locale === undefined ? {} : { locale }),
       });
       // A control shows its question; a Send with gaps shows the first question still needing an answer.
-      if (outcome.kind === "staged") forms.view(shown, outcome.questionIndex);
+      if (outcome.kind === "staged") messages.view(key, outcome.questionIndex);
       else if (outcome.kind !== "ignored" && showsForm(outcome))
-        forms.view(shown, firstOpenQuestion(outcome.record));
+        messages.view(key, firstOpenQuestion(outcome.record));
     } catch (error) {
-      logger.error(
-        { channel: name, updateId: ctx.update.update_id, err: describeError(error) },
-        "tap failed",
-      );
+      failed(ctx, "tap failed")(error);
       await tap.answer({});
       return;
     } finally {
       tapped();
     }
-    if (outcome.kind === "ignored") {
-      if (tap.late) return; // answered already: the host's handlers could not answer it again
-      tap.release();
-      return next();
-    }
-    await showOutcome(tap, place, outcome);
+    if (outcome.kind !== "ignored") return showOutcome(tap, place, outcome);
+    if (tap.late) return; // answered already: the host's handlers could not answer it again
+    tap.release();
+    return next();
   });
 
-  composer.on("message:text", async (ctx, next) => {
+  ours.on("message:text", async (ctx, next) => {
     const message = ctx.message;
-    if (message.from.is_bot) return next();
-    const text = replyText(message, ctx.me.username);
+    const text = message.from.is_bot ? undefined : replyText(message, ctx.me.username);
     if (text === undefined) return next();
     const locale = localeOf(message.from, options.defaultLocale);
     const replyTo = message.reply_to_message?.message_id;
-    let outcome: InboundOutcome;
-    try {
-      outcome = await broker.handleReply({
+    const outcome = await broker
+      .handleReply({
         channel: name,
         conversation: formatConversation(chatOf(message)),
         userId: String(message.from.id),
@@ -140,15 +231,9 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
         messageId: String(message.message_id),
         ...(replyTo === undefined ? {} : { replyTo: String(replyTo) }),
         ...(locale === undefined ? {} : { locale }),
-      });
-    } catch (error) {
-      logger.error(
-        { channel: name, updateId: ctx.update.update_id, err: describeError(error) },
-        "reply failed",
-      );
-      return;
-    }
-    if (outcome.kind === "ignored") return next();
+      })
+      .catch(failed(ctx, "reply failed"));
+    if (outcome?.kind === "ignored") return next();
   });
 
   return composer;

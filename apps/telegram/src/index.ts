@@ -4,11 +4,15 @@
  *
  * @example
  * const telegram = createTelegramChannel({ bot });
- * const askUser = createAskUser({ store, channels: [telegram.channel] });
- * telegram.attach(askUser);
+ * const askUser = createAskUser({ store, channels: [telegram] });
+ * await telegram.start(askUser);
  */
-export { createChannelApi, IDEMPOTENT_METHODS } from "./api.ts";
-export { createTelegramChannel, type TelegramChannel, type TelegramChannelOptions } from "./channel.ts";
+export {
+  createTelegramChannel,
+  type TelegramAdapter,
+  type TelegramChannel,
+  type TelegramChannelOptions,
+} from "./adapter.ts";
 export {
   readTelegramConfig,
   TELEGRAM_VARIABLES,
@@ -17,10 +21,10 @@ export {
 } from "./config.ts";
 export { formatConversation, parseConversation, type TelegramConversation } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
-export { type FormContext, firstOpenQuestion, formFits, renderForm, renderFormKeyboard } from "./form.ts";
+export { type Polling, type PollingOptions, startPolling } from "./ingress/polling.ts";
+export { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "./ingress/webhook.ts";
 export * as telegramLimits from "./limits.ts";
-export { CONFIRMED_REACTION, SKIPPED_REACTION } from "./notice.ts";
+export { CONFIRMED_REACTION, SKIPPED_REACTION } from "./notices.ts";
+export { createChannelApi, IDEMPOTENT_METHODS } from "./outbound.ts";
 export { channelPlugin } from "./plugin.ts";
-export { type Polling, type PollingOptions, startPolling } from "./polling.ts";
-export { renderKeyboard, renderPrompt } from "./render.ts";
-export { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "./webhook.ts";
+export { promptView, type RenderedMessage, renderKeyboard, renderPrompt } from "./render.ts";

@@ -75,27 +75,13 @@ export const TAP_ACK_DEADLINE_MS = 2000;
 
 /**
  * The most options a question of a form may have to get its buttons: core's action codec numbers picks
- * 0-9. A form with a longer question is sent as readable text (the schema allows 4, so this never bites).
+ * 0-9. A form with a longer question is sent as readable text (the schema allows 4, so this never bites;
+ * with Other…, ‹ Back, Next ›, Skip and Send that is 15 buttons, far below the keyboard's cap).
  */
 export const FORM_OPTIONS_MAX = 10;
 
-/** A form's buttons besides the options of the question shown: Other…, ‹ Back, Next ›, Skip and Send. */
-export const FORM_CONTROL_BUTTONS = 5;
-
 /** A question's answers in a form's status lines (`✓ 2) Regions: EU, Asia`) are cut to this length. */
 export const FORM_STATUS_VALUE_MAX_CHARS = 200;
-
-/**
- * Prompt messages whose form state this process keeps in memory (the question each shows, what it shows
- * now, the newest record seen); the oldest is forgotten first. Nothing of it is needed after a restart.
- */
-export const FORM_MESSAGES_REMEMBERED = 1000;
-
-/** Option descriptions are cut to these lengths, in turn, until a prompt fits one message. */
-export const DESCRIPTION_CUTS = [200, 80, 30, 0] as const;
-
-/** Then question texts are cut to these lengths, in turn. */
-export const QUESTION_CUTS = [400, 150] as const;
 
 /**
  * Where the gateway mounts the webhook handler (`/channels/<name>`); also the path added to a

@@ -2,7 +2,7 @@
  * The Telegram channel as a plugin hosts list (`@ask-user/telegram/plugin`): its variables, its config
  * reader and its conversation ids, without loading grammY — `create` loads the SDK-bound half.
  */
-import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core";
 import { readTelegramConfig, TELEGRAM_VARIABLES, type TelegramConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
@@ -20,15 +20,14 @@ import { parseConversation } from "./conversation.ts";
  *   console.log(telegram.describe); // telegram (@my_bot, long polling)
  * }
  */
-export const channelPlugin: ChannelPlugin<TelegramConfig> = {
+export const channelPlugin = defineChannel<TelegramConfig>({
   name: "telegram",
   title: "Telegram",
   variables: TELEGRAM_VARIABLES,
-  enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readTelegramConfig,
   parseConversation,
   async create(context) {
-    const { create } = await import("./instance.ts");
+    const { create } = await import("./adapter.ts");
     return create(context);
   },
-};
+});

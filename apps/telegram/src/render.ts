@@ -1,21 +1,32 @@
 /**
- * Prompt → Telegram message (HTML text and inline keyboard). Pure: no I/O, no clock.
+ * Core's prompt view → a Telegram message (HTML text and inline keyboard), and plain text (summaries,
+ * notices) as safe HTML. Pure: no I/O, no clock.
  *
  * Agent text is data: it is HTML-escaped and its `@name` mentions are defused with a word joiner, so it
- * can neither break the markup nor notify anyone. Everything is kept within 4096 characters by cutting
- * option descriptions first, then question texts; a prompt is never refused for its length.
+ * can neither break the markup nor notify anyone. Everything is kept within 4096 characters by core's one
+ * shortening ladder (`fitView`, measured here on the text Telegram counts); a prompt is never refused for
+ * its length.
  */
 import {
-  encodeAction,
-  formatTime,
+  buildPromptView,
+  type ControlView,
+  clipText,
+  fitView,
   messagesFor,
-  type Prompt,
-  type PromptQuestion,
+  type PromptView,
+  type PromptViewOptions,
   type QuestionRecord,
+  type QuestionView,
   renderPromptText,
+  renderViewText,
 } from "@ask-user/core";
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import { BUTTON_LABEL_MAX_CHARS, DESCRIPTION_CUTS, MESSAGE_TEXT_MAX_CHARS, QUESTION_CUTS } from "./limits.ts";
+import {
+  BUTTON_LABEL_MAX_CHARS,
+  FORM_OPTIONS_MAX,
+  FORM_STATUS_VALUE_MAX_CHARS,
+  MESSAGE_TEXT_MAX_CHARS,
+} from "./limits.ts";
 
 /** A message ready for `sendMessage` with `parse_mode: "HTML"`. */
 export interface RenderedMessage {
@@ -24,8 +35,9 @@ export interface RenderedMessage {
 }
 
 const WORD_JOINER = "\u2060";
-const ELLIPSIS = "…";
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** The mark of a picked option (on its button) and of a question with an answer (in the status lines). */
+const PICKED = "✓";
+const OPEN = "○";
 
 /** Breaks `@name` mentions with an invisible word joiner, so Telegram does not link or notify them. */
 export function defuseMentions(text: string): string {
@@ -37,35 +49,57 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/**
- * `text` cut to at most `max` UTF-16 code units, ending in "…" when cut, never inside a grapheme cluster.
- *
- * @example clip("Deploy to production now", 10) // "Deploy to…"
- */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return "";
-  let out = "";
-  for (const { segment } of segmenter.segment(text)) {
-    if (out.length + segment.length > max - ELLIPSIS.length) break;
-    out += segment;
-  }
-  return `${out.trimEnd()}${ELLIPSIS}`;
-}
-
 /** Plain text (a notice, a summary, a refusal) as safe HTML within the message limit. */
 export function renderPlain(text: string, max = MESSAGE_TEXT_MAX_CHARS): string {
-  return escapeHtml(clip(defuseMentions(text), max));
+  return escapeHtml(clipText(defuseMentions(text), max));
+}
+
+/** True when text (mentions defused, as Telegram counts it) fits one message. */
+const fitsMessage = (text: string) => defuseMentions(text).length <= MESSAGE_TEXT_MAX_CHARS;
+
+/**
+ * True when core's action codec can number every option (0-9; the schema allows 4), so that core's view
+ * can carry the prompt. Otherwise the prompt goes as core's readable text ({@link renderTextOnly}).
+ */
+export function viewable(record: QuestionRecord): boolean {
+  return record.prompt.questions.every((question) => question.options.length <= FORM_OPTIONS_MAX);
+}
+
+/** Core's readable text of a prompt its view can't carry, cut to one message. */
+export function renderTextOnly(
+  record: QuestionRecord,
+  given: string,
+  options: PromptViewOptions,
+): RenderedMessage {
+  if (!options.replyToMessage) return { html: renderPlain(given) };
+  const { locale, expiresAt, createdAt: now } = record;
+  const forName = options.forName === undefined ? {} : { forName: options.forName };
+  return {
+    html: renderPlain(
+      renderPromptText(record.prompt, { locale, expiresAt, now, replyToMessage: true, ...forName }),
+    ),
+  };
+}
+
+/**
+ * The view of `record` for Telegram: native buttons when core asks for them, a form (one question at a
+ * time) when every question's options fit the keyboard's payloads ({@link FORM_OPTIONS_MAX}), else text.
+ *
+ * @example
+ * const view = promptView(record, { buttons: true, forName: "@ada", replyToMessage: true });
+ */
+export function promptView(record: QuestionRecord, options: PromptViewOptions = {}): PromptView {
+  return buildPromptView(record, { ...options, forms: { maxOptions: FORM_OPTIONS_MAX } });
 }
 
 /** One visible piece of a message; `bold` pieces are wrapped in `<b>`. */
-export interface Piece {
+interface Piece {
   text: string;
   bold?: boolean;
 }
 
 /** Pieces as HTML (escaped, mentions defused) and as the plain text Telegram counts. */
-export function toHtml(pieces: Piece[]): { html: string; plain: string } {
+function toHtml(pieces: Piece[]): { html: string; plain: string } {
   let html = "";
   let plain = "";
   for (const piece of pieces) {
@@ -76,136 +110,94 @@ export function toHtml(pieces: Piece[]): { html: string; plain: string } {
   return { html, plain };
 }
 
-/** A question as pieces: its header in bold, the question, then the numbered options with descriptions. */
-export function questionPieces(question: PromptQuestion): Piece[] {
+/** A question: its header in bold, the question, then the numbered options with descriptions. */
+function questionPieces(question: QuestionView): Piece[] {
   const pieces: Piece[] = [{ text: question.header, bold: true }, { text: `\n${question.question}\n` }];
-  question.options.forEach((option, index) => {
+  for (const option of question.options) {
     const description = option.description ? ` — ${option.description}` : "";
-    pieces.push({ text: `\n${index + 1}. ${option.label}${description}` });
-  });
+    pieces.push({ text: `\n${option.index + 1}. ${option.label}${description}` });
+  }
   return pieces;
 }
 
-/** "For @alice" and a blank line, in a shared conversation where only the creator may answer. */
-export function forPieces(forName: string | undefined, locale: string): Piece[] {
-  return forName === undefined ? [] : [{ text: `${messagesFor(locale).forWhom(forName)}\n\n` }];
-}
-
-function buttonPieces(
-  question: PromptQuestion,
-  request: { locale: string; expiresAt: number; now: number; forName: string | undefined },
-): Piece[] {
-  const { locale } = request;
-  const m = messagesFor(locale);
+/** A form's draft under its question: a status line per question, or the one question's selection. */
+function statusLines(view: PromptView): string[] {
+  const m = messagesFor(view.locale);
+  const cut = (values: string | undefined) => clipText(values ?? "", FORM_STATUS_VALUE_MAX_CHARS);
+  if (view.questions.length === 1) {
+    const [line] = view.status;
+    return line?.answered ? [clipText(m.selected(line.values ?? ""), FORM_STATUS_VALUE_MAX_CHARS)] : [];
+  }
   return [
-    ...forPieces(request.forName, locale),
-    ...questionPieces(question),
-    { text: `\n\n${m.expiresAt(formatTime(request.expiresAt, locale, request.now))}` },
+    view.status
+      .map((line) => {
+        const head = `${line.answered ? PICKED : OPEN} ${line.number}) ${line.header}`;
+        return line.answered ? `${head}: ${cut(line.values)}` : head;
+      })
+      .join("\n"),
   ];
 }
 
+/** The text of a `buttons` or `form` view as pieces (see {@link renderPrompt}). */
+function viewPieces(view: PromptView): Piece[] {
+  const shown = view.questions[view.step.index] ?? view.questions[0];
+  const pieces: Piece[] = view.audience ? [{ text: `${view.audience.line}\n\n` }] : [];
+  if (view.step.line) pieces.push({ text: `${view.step.line}\n` });
+  if (shown) pieces.push(...questionPieces(shown));
+  if (view.layout === "buttons") return [...pieces, { text: `\n\n${view.expires.line}` }];
+  const multi = messagesFor(view.locale).howToReplyMulti;
+  // The multi-select rule only under a multi-select question.
+  const hints = view.howToReply.filter((line) => line !== multi || shown?.multiSelect);
+  for (const block of [...statusLines(view), [...hints, view.expires.line].join("\n")])
+    pieces.push({ text: `\n\n${block}` });
+  return pieces;
+}
+
+function button(control: ControlView, marked: boolean): InlineKeyboardButton {
+  const text = marked && control.picked ? `${PICKED} ${control.label}` : control.label;
+  return { text: clipText(text, BUTTON_LABEL_MAX_CHARS), callback_data: control.action };
+}
+
 /**
- * The inline keyboard of a single-select question: one full-width button per option (its label cut to
- * {@link BUTTON_LABEL_MAX_CHARS}), then Other… and Skip, each carrying core's action payload (≤ 23 bytes).
+ * The inline keyboard of a view: one full-width button per option of the question shown, then Other…;
+ * `buttons`: then Skip. A form marks picked options and a staged Other… with ✓, then ‹ Back / Next ›
+ * (none before the first question, none after the last), then Skip and Send. Every `callback_data` is
+ * core's action payload (≤ 23 bytes); labels are cut to {@link BUTTON_LABEL_MAX_CHARS}.
  */
-export function renderKeyboard(
-  question: PromptQuestion,
-  token: string,
-  locale: string,
-): InlineKeyboardMarkup {
-  const m = messagesFor(locale);
-  const row = (text: string, data: string): InlineKeyboardButton[] => [{ text, callback_data: data }];
-  return {
-    inline_keyboard: [
-      ...question.options.map((option, index) =>
-        row(clip(option.label, BUTTON_LABEL_MAX_CHARS), encodeAction(token, { kind: "option", index })),
-      ),
-      row(m.other, encodeAction(token, { kind: "other" })),
-      row(m.skip, encodeAction(token, { kind: "skip" })),
-    ],
-  };
-}
-
-/** The prompt with descriptions cut to `descriptionMax` and questions to `questionMax` characters. */
-function shortened(prompt: Prompt, descriptionMax: number, questionMax: number): Prompt {
-  return {
-    ...prompt,
-    questions: prompt.questions.map((question) => ({
-      ...question,
-      question: clip(question.question, questionMax),
-      options: question.options.map((option) => {
-        const description = option.description === undefined ? "" : clip(option.description, descriptionMax);
-        return description === "" ? { label: option.label } : { label: option.label, description };
-      }),
-    })),
-  };
-}
-
-/** Every shortening to try, mildest first: descriptions first, then question texts. */
-export function* shortenings(prompt: Prompt): Generator<Prompt> {
-  yield prompt;
-  for (const cut of DESCRIPTION_CUTS) yield shortened(prompt, cut, Number.POSITIVE_INFINITY);
-  for (const cut of QUESTION_CUTS) yield shortened(prompt, 0, cut);
-}
-
-/** What {@link renderPrompt} needs: core's deliver request, less what it does not read. */
-export interface PromptRequest {
-  record: QuestionRecord;
-  locale: string;
-  /** Core's readable text of the prompt. */
-  text: string;
-  /** True for native buttons (one single-select question). */
-  buttons: boolean;
-  /**
-   * The readable text says to reply to the message: in groups, where privacy mode passes the bot only
-   * replies to its own messages (and commands and mentions).
-   */
-  replyToMessage?: boolean;
-  /** Who may answer, in a shared conversation: the prompt starts with "For @alice" (in `text` already). */
-  forName?: string;
+export function renderKeyboard(view: PromptView): InlineKeyboardMarkup | undefined {
+  const question = view.questions[view.step.index];
+  if (view.layout === "text" || !question) return undefined;
+  const form = view.layout === "form";
+  const { back, next, skip, send } = view.controls;
+  const rows = [...question.options, question.other].map((control) => [button(control, form)]);
+  if (!form) return { inline_keyboard: [...rows, [button(skip, false)]] };
+  const nav = [back, next].flatMap((control) => (control ? [button(control, false)] : []));
+  if (nav.length > 0) rows.push(nav);
+  rows.push([skip, ...(send ? [send] : [])].map((control) => button(control, false)));
+  return { inline_keyboard: rows };
 }
 
 /**
- * The question message: with `buttons`, "For @alice" in a shared conversation, the header in bold, the
- * question, the numbered options with their descriptions and the deadline (UTC), over an inline keyboard;
- * otherwise core's readable text (rendered again with "Reply to this message to answer." when
- * `replyToMessage`). Forms have their own message (`renderForm`).
+ * The prompt message of a view, within 4096 characters: `buttons` — "For @alice" in a shared chat, the
+ * header in bold, the question, the numbered options with their descriptions and the deadline (UTC),
+ * over an inline keyboard; `form` — the question shown ("Question 2 of 3"), a status line per question,
+ * how to reply in text and the deadline, over the form's keyboard; `text` — core's readable text
+ * (`given` as it is when it fits: the text core rendered already).
  *
  * @example
- * const { html, replyMarkup } = renderPrompt(request);
+ * const { html, replyMarkup } = renderPrompt(promptView(record, { buttons: true }));
  * await api.sendMessage(chatId, html, { parse_mode: "HTML", reply_markup: replyMarkup });
  */
-export function renderPrompt(request: PromptRequest): RenderedMessage {
-  const { record, locale } = request;
-  const question = record.prompt.questions[0];
-  const token = record.tokens[0];
-  const now = record.createdAt;
-  if (request.buttons && question && token) {
-    const replyMarkup = renderKeyboard(question, token, locale);
-    let last = "";
-    const context = { locale, expiresAt: record.expiresAt, now, forName: request.forName };
-    for (const prompt of shortenings(record.prompt)) {
-      const { html, plain } = toHtml(buttonPieces(prompt.questions[0] ?? question, context));
-      if (plain.length <= MESSAGE_TEXT_MAX_CHARS) return { html, replyMarkup };
-      last = plain;
-    }
-    return { html: escapeHtml(clip(last, MESSAGE_TEXT_MAX_CHARS)), replyMarkup };
+export function renderPrompt(view: PromptView, given?: string): RenderedMessage {
+  if (view.layout === "text") {
+    if (given !== undefined && fitsMessage(given)) return { html: escapeHtml(defuseMentions(given)) };
+    return { html: renderPlain(renderViewText(fitView(view, (v) => fitsMessage(renderViewText(v))))) };
   }
-  const options = {
-    locale,
-    expiresAt: record.expiresAt,
-    now,
-    replyToMessage: request.replyToMessage === true,
-    ...(request.forName === undefined ? {} : { forName: request.forName }),
-  };
-  const given = defuseMentions(
-    options.replyToMessage ? renderPromptText(record.prompt, options) : request.text,
-  );
-  if (given.length <= MESSAGE_TEXT_MAX_CHARS) return { html: escapeHtml(given) };
-  let last = given;
-  for (const prompt of shortenings(record.prompt)) {
-    last = defuseMentions(renderPromptText(prompt, options));
-    if (last.length <= MESSAGE_TEXT_MAX_CHARS) return { html: escapeHtml(last) };
-  }
-  return { html: escapeHtml(clip(last, MESSAGE_TEXT_MAX_CHARS)) };
+  const fitted = fitView(view, (v) => toHtml(viewPieces(v)).plain.length <= MESSAGE_TEXT_MAX_CHARS);
+  const { html, plain } = toHtml(viewPieces(fitted));
+  const replyMarkup = renderKeyboard(fitted);
+  // The ladder's last step fits every prompt the schema allows; cut the plain text if it still did not.
+  const text =
+    plain.length <= MESSAGE_TEXT_MAX_CHARS ? html : escapeHtml(clipText(plain, MESSAGE_TEXT_MAX_CHARS));
+  return replyMarkup ? { html: text, replyMarkup } : { html: text };
 }

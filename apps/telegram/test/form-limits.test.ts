@@ -97,7 +97,7 @@ describe("a form within Telegram's limits", () => {
       tokens: ["AAAAAAAAAAAAAAAA"],
       target: { channel: "telegram", conversation: String(ADA.id) },
     });
-    const channel = running.telegram.channel;
+    const channel = running.telegram;
     const ref = await channel.deliver({
       record,
       locale: "en",

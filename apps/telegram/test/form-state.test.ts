@@ -63,7 +63,7 @@ describe.each(MODES)("a form's state (%s)", (mode) => {
 
     // A new process does not know what the message shows: its edit changes nothing, and that is fine.
     const second = await start(mode, { tg, store });
-    const refresh = second.telegram.channel.refresh;
+    const refresh = second.telegram.refresh;
     const delivery = record.deliveries[0];
     if (!refresh || !delivery) throw new Error("no refresh or no delivery");
     await expect(refresh({ record, delivery, locale: "en" })).resolves.toBeUndefined();

@@ -13,8 +13,8 @@ import {
 import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-user/testkit/telegram";
 import { Bot } from "grammy";
 import { afterEach, expect } from "vitest";
-import { createTelegramChannel, type TelegramChannel } from "../src/channel.ts";
-import { createWebhookHandler } from "../src/webhook.ts";
+import { createTelegramChannel, type TelegramChannel } from "../src/adapter.ts";
+import { createWebhookHandler } from "../src/ingress/webhook.ts";
 import { serve } from "./serve.ts";
 
 /** How updates reach the bot: grammY's long polling, its webhook, or `handleTogether` (tests call it). */
@@ -109,12 +109,12 @@ export async function start(mode: Mode, options: StartOptions = {}): Promise<Run
   });
   const broker = createAskUser({
     store,
-    channels: [telegram.channel],
+    channels: [telegram],
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.answerers ? { answerers: options.answerers } : {}),
   });
-  telegram.attach(broker);
+  await telegram.start(broker);
   options.after?.(bot);
   const running: Running = {
     tg,

@@ -9,11 +9,10 @@ import {
 import type { FakeTelegram } from "@ask-user/testkit/telegram";
 import { Api, Bot } from "grammy";
 import { describe, expect, it, vi } from "vitest";
-import { createTelegramChannel } from "../src/channel.ts";
-import { create, type TelegramInstance } from "../src/instance.ts";
+import { create, createTelegramChannel, type TelegramAdapter } from "../src/adapter.ts";
+import { startPolling } from "../src/ingress/polling.ts";
 import { ALLOWED_UPDATES } from "../src/limits.ts";
 import { channelPlugin } from "../src/plugin.ts";
-import { startPolling } from "../src/polling.ts";
 import { ADA, botMessages, DEPLOY, fake, onCleanup, reacted, SECRET, visible } from "./harness.ts";
 import { freePort, serve } from "./serve.ts";
 
@@ -52,7 +51,7 @@ function breakable(store: QuestionStore): Coordination & { broken: boolean } {
 }
 
 interface Instance {
-  running: TelegramInstance;
+  running: TelegramAdapter;
   broker: AskUserBroker;
   logger: ReturnType<typeof linesLogger>;
 }
@@ -75,8 +74,8 @@ async function instance(
     coordination: options.coordination ?? store,
     instanceId: options.id,
   });
-  const broker = createAskUser({ store, channels: [running.channel], logger });
-  await running.initialize(broker);
+  const broker = createAskUser({ store, channels: [running], logger });
+  await running.start(broker);
   const { listen, handleWebhook } = running;
   const server = listen && handleWebhook ? await serve(handleWebhook, listen.paths, listen.port) : undefined;
   onCleanup(async () => {
@@ -193,8 +192,8 @@ describe("several instances on one store, long polling", () => {
     const logger = linesLogger();
     const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
     const telegram = createTelegramChannel({ bot, logger });
-    const broker = createAskUser({ store: createMemoryStore(), channels: [telegram.channel], logger });
-    telegram.attach(broker);
+    const broker = createAskUser({ store: createMemoryStore(), channels: [telegram], logger });
+    await telegram.start(broker);
     await bot.init();
     const polling = await startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger, retryDelayMs: 100 });
     onCleanup(async () => {

@@ -160,7 +160,7 @@ describe.each(MODES)("lifecycle (%s)", (mode) => {
     const final = await running.broker.get(kept.record.id);
     const delivery = final?.deliveries[0];
     if (!final || !delivery) throw new Error("no delivery");
-    await running.telegram.channel.finalize({
+    await running.telegram.finalize({
       record: final,
       delivery,
       locale: "en",

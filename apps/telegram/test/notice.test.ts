@@ -34,7 +34,7 @@ describe.each(MODES)("whom a prompt is for, and quiet confirmations (%s)", (mode
   it("keeps 'For @ada' when the readable text is written again with the group's reply hint", async () => {
     const running = await start(mode);
     const record = sampleRecord({ target: { channel: "telegram", conversation: String(GROUP) } });
-    const ref = await running.telegram.channel.deliver({
+    const ref = await running.telegram.deliver({
       record,
       locale: "en",
       text: "For @ada\n\nDeploy: Where should I deploy?",

@@ -1,8 +1,8 @@
-import { normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { buildPromptView, clipText, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import { formatConversation, parseConversation } from "../src/conversation.ts";
-import { clip, defuseMentions, escapeHtml, renderKeyboard, renderPrompt } from "../src/render.ts";
+import { defuseMentions, escapeHtml, promptView, renderKeyboard, renderPrompt } from "../src/render.ts";
 import { ADA, ask, buttons, start, visible } from "./harness.ts";
 
 const long = (n: number, word = "word ") => word.repeat(Math.ceil(n / word.length)).slice(0, n);
@@ -23,7 +23,9 @@ function bigInput(questions: number) {
 
 function recordFor(input: unknown): QuestionRecord {
   const record = sampleRecord();
-  return { ...record, prompt: normalizeAskUserInput(input), tokens: record.tokens.slice(0, 1) };
+  const prompt = normalizeAskUserInput(input);
+  // One action token per question, as every stored record has.
+  return { ...record, prompt, tokens: prompt.questions.map((_, i) => `tok${i}`.padEnd(16, "0")) };
 }
 
 describe("rendering, pure", () => {
@@ -34,7 +36,8 @@ describe("rendering, pure", () => {
     );
   });
 
-  it("cuts text with an ellipsis and never inside an emoji or a combining mark", () => {
+  it("cuts text with an ellipsis and never inside an emoji or a combining mark (core's clipText)", () => {
+    const clip = clipText;
     expect(clip("Deploy to production now", 10)).toBe("Deploy to…");
     expect(clip("short", 10)).toBe("short");
     const cut = clip("ab👩‍👩‍👧‍👦cd", 6);
@@ -45,9 +48,11 @@ describe("rendering, pure", () => {
   it("puts core's action payload in every button, within Telegram's 64 bytes", () => {
     const record = sampleRecord();
     const question = record.prompt.questions[0];
-    if (!question || !record.tokens[0]) throw new Error("sample has no question");
-    const keyboard = renderKeyboard(question, record.tokens[0], "en");
-    const data = keyboard.inline_keyboard.flat().map((b) => ("callback_data" in b ? b.callback_data : ""));
+    if (!question) throw new Error("sample has no question");
+    const keyboard = renderKeyboard(promptView(record, { buttons: true }));
+    const data = (keyboard?.inline_keyboard ?? [])
+      .flat()
+      .map((b) => ("callback_data" in b ? b.callback_data : ""));
     expect(data).toHaveLength(question.options.length + 2);
     for (const item of data) expect(Buffer.byteLength(item ?? "")).toBeLessThanOrEqual(64);
     expect(new Set(data).size).toBe(data.length);
@@ -56,18 +61,19 @@ describe("rendering, pure", () => {
   it("cuts a button label longer than 64 UTF-16 units with an ellipsis, and keeps one of 64 whole", () => {
     const record = sampleRecord();
     const question = record.prompt.questions[0];
-    if (!question || !record.tokens[0]) throw new Error("sample has no question");
+    if (!question) throw new Error("sample has no question");
     const emoji = "🚀".repeat(40); // 40 characters, 80 UTF-16 units
     const options = [{ label: emoji }, { label: "x".repeat(64) }];
-    const keyboard = renderKeyboard({ ...question, options }, record.tokens[0], "en");
-    const [rocket, exact] = keyboard.inline_keyboard.map((row) => row[0]?.text ?? "");
+    const prompt = { ...record.prompt, questions: [{ ...question, options }] };
+    const keyboard = renderKeyboard(promptView({ ...record, prompt }, { buttons: true }));
+    const [rocket, exact] = (keyboard?.inline_keyboard ?? []).map((row) => row[0]?.text ?? "");
     expect(rocket).toBe(`${"🚀".repeat(31)}…`);
     expect(exact).toBe("x".repeat(64));
   });
 
   it("keeps a long single question whole: it fits one message with every description", () => {
     const record = recordFor(bigInput(1));
-    const { html } = renderPrompt({ record, locale: "en", text: "", buttons: true });
+    const { html } = renderPrompt(promptView(record, { buttons: true }));
     expect(html.replace(/<\/?b>/g, "").length).toBeLessThanOrEqual(4096);
     expect(html.split(long(500, "desc ").trim())).toHaveLength(5);
     expect(html).not.toContain("…");
@@ -75,7 +81,8 @@ describe("rendering, pure", () => {
 
   it("shortens a prompt over 4096 characters, descriptions first, and keeps the deadline", () => {
     const record = recordFor(bigInput(3));
-    const { html } = renderPrompt({ record, locale: "en", text: long(5000), buttons: false });
+    // As readable text (a form that cannot be buttons): core's text, too long, written again shortened.
+    const { html } = renderPrompt(buildPromptView(record), long(5000));
     const text = html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text).not.toContain("desc desc");
@@ -96,23 +103,11 @@ describe("rendering, pure", () => {
       ],
     });
     const hint = "Reply to this message to answer.";
-    expect(renderPrompt({ record: small, locale: "en", text: "given", buttons: false }).html).toBe("given");
-    const inGroup = renderPrompt({
-      record: small,
-      locale: "en",
-      text: "given",
-      buttons: false,
-      replyToMessage: true,
-    });
+    expect(renderPrompt(buildPromptView(small), "given").html).toBe("given");
+    const inGroup = renderPrompt(buildPromptView(small, { replyToMessage: true }));
     expect(inGroup.html).toMatch(/\nReply to this message to answer\.\nExpires at .* UTC\.$/);
     const big = recordFor(bigInput(3));
-    const { html } = renderPrompt({
-      record: big,
-      locale: "de",
-      text: "",
-      buttons: false,
-      replyToMessage: true,
-    });
+    const { html } = renderPrompt(buildPromptView({ ...big, locale: "de" }, { replyToMessage: true }));
     expect(html.length).toBeLessThanOrEqual(4096);
     expect(html).toContain("Antworte auf diese Nachricht, um zu antworten.");
     expect(html).not.toContain(hint);

@@ -66,7 +66,7 @@ describe("Bot API failures", () => {
   it("fails at once on a 429 that asks for more than 30 s, as rate_limited with its retry-after", async () => {
     const running = await start("polling");
     running.tg.failNext("sendMessage", { status: 429, retry_after: 31 });
-    const notice = running.telegram.channel.notify({
+    const notice = running.telegram.notify({
       conversation: String(ADA.id),
       text: "Hi",
       locale: "en",
@@ -89,7 +89,7 @@ describe("Bot API failures", () => {
       description: "Forbidden: bot was blocked by the user",
     });
     await expect(
-      running.telegram.channel.notify({ conversation: String(ADA.id), text: "Hi", locale: "en" }),
+      running.telegram.notify({ conversation: String(ADA.id), text: "Hi", locale: "en" }),
     ).rejects.toMatchObject({
       name: "ChannelError",
       code: "channel_refused",

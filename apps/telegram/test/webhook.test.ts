@@ -1,7 +1,7 @@
 import { createSlowStore } from "@ask-user/core/testing";
 import { Bot } from "grammy";
 import { describe, expect, it } from "vitest";
-import { createWebhookHandler } from "../src/webhook.ts";
+import { createWebhookHandler } from "../src/ingress/webhook.ts";
 import {
   ADA,
   ask,

@@ -16,7 +16,7 @@ import {
   WEBHOOK_ANSWER_WITHIN_MS,
   WEBHOOK_BACKGROUND_MAX,
   WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS,
-} from "./limits.ts";
+} from "../limits.ts";
 
 /** A web-standard request handler, as hosts mount it, that can say when its background work is done. */
 export interface WebhookHandler {

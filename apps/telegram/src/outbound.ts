@@ -1,5 +1,6 @@
 /**
- * The channel's own Bot API client: the bot's client options plus bounded retries.
+ * The Bot API calls the channel makes, through its own client: the bot's client options plus bounded
+ * retries, and the prompt message sent and edited (failures as core's `ChannelError`).
  *
  * - 429 (after its `retry_after`, up to {@link RETRY_AFTER_MAX_SECONDS}) and 5xx answers: retried by
  *   `@grammyjs/auto-retry`, {@link RETRY_MAX_ATTEMPTS} tries in all. A 429 asking for longer fails at once.
@@ -15,12 +16,15 @@ import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, type ApiClientOptions, HttpError, type Transformer } from "grammy";
+import { type TelegramConversation, threadOptions } from "./conversation.ts";
+import { isSettledEditError, toChannelError } from "./errors.ts";
 import {
   KEEP_ALIVE_IDLE_MAX_MS,
   NETWORK_RETRY_DELAY_MS,
   RETRY_AFTER_MAX_SECONDS,
   RETRY_MAX_ATTEMPTS,
 } from "./limits.ts";
+import type { RenderedMessage } from "./render.ts";
 
 /**
  * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
@@ -109,4 +113,46 @@ export function createChannelApi(token: string, options: ApiClientOptions = {}):
     }),
   );
   return api;
+}
+
+/** How every message of the channel is sent: HTML, no link previews. */
+export const HTML = { parse_mode: "HTML", link_preview_options: { is_disabled: true } } as const;
+
+/** Sends a prompt message to a chat (and forum topic); returns its id. Throws a `ChannelError`. */
+export async function sendPrompt(
+  api: Api,
+  chat: TelegramConversation,
+  message: RenderedMessage,
+): Promise<number> {
+  try {
+    const sent = await api.sendMessage(chat.chatId, message.html, {
+      ...HTML,
+      ...threadOptions(chat),
+      ...(message.replyMarkup === undefined ? {} : { reply_markup: message.replyMarkup }),
+    });
+    return sent.message_id;
+  } catch (error) {
+    throw toChannelError(error, "sendMessage");
+  }
+}
+
+/**
+ * Edits a prompt message to `message`; without a keyboard, the edit removes the one shown (Telegram drops
+ * it when `reply_markup` is left out). "Message is not modified" and "message to edit not found" count
+ * as done; any other failure throws a `ChannelError`.
+ */
+export async function editPrompt(
+  api: Api,
+  chat: TelegramConversation,
+  messageId: number,
+  message: RenderedMessage,
+): Promise<void> {
+  try {
+    await api.editMessageText(chat.chatId, messageId, message.html, {
+      ...HTML,
+      ...(message.replyMarkup === undefined ? {} : { reply_markup: message.replyMarkup }),
+    });
+  } catch (error) {
+    if (!isSettledEditError(error)) throw toChannelError(error, "editMessageText");
+  }
 }

@@ -9,12 +9,12 @@ import {
   type DeliveryRef,
   describeError,
   isConfirmation,
-  messagesFor,
   type Notice,
 } from "@ask-user/core";
 import type { Api } from "grammy";
 import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
+import { HTML } from "./outbound.ts";
 import { renderPlain } from "./render.ts";
 
 /** The reaction that confirms an answer given in text (one of the emoji bots may react with). */
@@ -64,8 +64,7 @@ export async function sendNotice(deps: NoticeDeps, notice: Notice): Promise<Deli
   }
   try {
     const sent = await api.sendMessage(chat.chatId, renderPlain(notice.text), {
-      parse_mode: "HTML",
-      link_preview_options: { is_disabled: true },
+      ...HTML,
       ...threadOptions(chat),
       ...(known ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
     });

@@ -18,7 +18,7 @@
  */
 import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core";
 import type { Context, MiddlewareFn } from "grammy";
-import { UPDATE_ATTEMPTS_MAX, UPDATE_DEDUPE_CAPACITY, UPDATE_DEDUPE_TTL_MS } from "./limits.ts";
+import { UPDATE_ATTEMPTS_MAX, UPDATE_DEDUPE_CAPACITY, UPDATE_DEDUPE_TTL_MS } from "../limits.ts";
 
 /** Options of {@link createDedupe}. */
 export interface DedupeOptions {

@@ -19,7 +19,7 @@ import {
 } from "@ask-user/core";
 import { type Bot, type Context, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
-import { POLLING_RETRY_DELAY_MS } from "./limits.ts";
+import { POLLING_RETRY_DELAY_MS } from "../limits.ts";
 
 /** Options of {@link createPoller}. */
 export interface PollerOptions {
