@@ -11,6 +11,7 @@ import {
   type DecodedAction,
   decodeAction,
   describeError,
+  type PromptMessages,
   type QuestionRecord,
 } from "@ask-user/core";
 import {
@@ -23,12 +24,19 @@ import {
 } from "discord.js";
 import { formatConversation } from "./conversation.ts";
 import { DEDUPE_TTL_MS } from "./limits.ts";
-import { formKey, type MessageStates, remember } from "./message-state.ts";
 import { ANSWER_INPUT_ID } from "./modal.ts";
-import { nameOf } from "./notice.ts";
-import type { RenderedMessage } from "./render.ts";
+import { SLOW, within } from "./outbound.ts";
+import { nameOf } from "./render/notice.ts";
+import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
-import { answer, answerDeferred, modalFor, type Responder, type Shown, type TapOrSubmit } from "./respond.ts";
+import {
+  answer,
+  answerDeferred,
+  modalFor,
+  type Responder,
+  type Shown,
+  type TapOrSubmit,
+} from "./tap-outcome.ts";
 
 /** What the inbound handlers share with the channel. */
 export interface InboundContext {
@@ -40,10 +48,10 @@ export interface InboundContext {
   name: string;
   logger: ChannelLogger;
   deferAfterMs: number;
-  /** What the channel knows of its prompt messages: taps in flight, summaries and forms shown. */
-  messages: MessageStates;
+  /** What the channel knows of its prompt messages (core's form state): taps in flight, what each shows. */
+  messages: PromptMessages;
   /** A form's message for a record as it stands, in a DM or a guild channel. */
-  view(record: QuestionRecord, dm: boolean): RenderedMessage;
+  form(record: QuestionRecord, dm: boolean): RenderedMessage;
   /**
    * Standalone only (the client is ours): acknowledge a button or modal that is not ours and that no
    * other listener answered within `deferAfterMs`, so the user does not see "This interaction failed".
@@ -54,18 +62,8 @@ export interface InboundContext {
   onUnhandledMessage?: ((message: Message) => void) | undefined;
 }
 
-const SLOW = Symbol("slow");
 /** Another instance took the event (SPEC §9). */
 const ELSEWHERE = Symbol("elsewhere");
-
-/** `work`, or {@link SLOW} when it has not settled within `ms`. */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<typeof SLOW>((resolve) => {
-    timer = setTimeout(() => resolve(SLOW), ms);
-  });
-  return Promise.race([work, slow]).finally(() => clearTimeout(timer));
-}
 
 function conversationOf(
   source: { channelId: string | null; guildId: string | null },
@@ -88,12 +86,6 @@ function textOf(interaction: TapOrSubmit): string | undefined {
 /** The option indices a string select carries (its option values), for a `choose` control. */
 function valuesOf(interaction: TapOrSubmit): number[] | undefined {
   return interaction.isStringSelectMenu() ? interaction.values.map(Number) : undefined;
-}
-
-/** Remembers what the message shows now: the summary (nothing left to finalize) or a form. */
-function rememberShown(messages: MessageStates, messageId: string, shown: Shown): void {
-  if (shown === "summary") remember(messages.summaries, messageId, true);
-  else if (shown !== undefined) remember(messages.forms, messageId, formKey(shown));
 }
 
 /** Handles a tap, select or modal submission carrying our payload; others are left to the host. */
@@ -119,18 +111,10 @@ async function onAction(
     ...(opensModal ? { opensModal: true } : {}),
   };
   const messageId = interaction.message?.id;
-  let settle: (updated: boolean) => void = () => undefined;
-  const settled = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
-  const { inPlace } = ctx.messages;
-  const tracked = messageId === undefined ? undefined : (inPlace.get(messageId) ?? new Set());
-  if (messageId !== undefined && tracked) {
-    tracked.add(settled);
-    inPlace.set(messageId, tracked);
-  }
+  // `finalize` and `refresh` of this message wait for the tap: it may update the message in place.
+  const done = messageId === undefined ? undefined : ctx.messages.tapping(messageId);
   const dm = interaction.guildId === null;
-  const responder: Responder = { channel: ctx.name, view: (record) => ctx.view(record, dm) };
+  const responder: Responder = { channel: ctx.name, form: (record) => ctx.form(record, dm) };
   let shown: Shown;
   try {
     // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
@@ -167,10 +151,9 @@ async function onAction(
       "could not answer a Discord interaction",
     );
   } finally {
-    if (messageId !== undefined) rememberShown(ctx.messages, messageId, shown);
-    settle(shown === "summary");
-    tracked?.delete(settled);
-    if (messageId !== undefined && tracked?.size === 0) inPlace.delete(messageId);
+    if (messageId !== undefined && shown !== undefined && shown !== "summary")
+      ctx.messages.sent(messageId, shown.record, samenessOf(shown.message));
+    done?.(shown === "summary");
   }
 }
 

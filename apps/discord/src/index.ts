@@ -1,30 +1,35 @@
 /**
  * @ask-user/discord — ask_user on Discord with discord.js: mount the channel on your own client
- * (`createDiscordChannel`, then `attach(broker)`), or let a host run it from the environment
+ * (`createDiscordChannel`, then `start(broker)`), or let a host run it from the environment
  * (`channelPlugin`, also at `@ask-user/discord/plugin`; the standalone runner is `@ask-user/runner`).
  *
  * @example
  * const discord = createDiscordChannel({ client });
- * const askUser = createAskUser({ store, channels: [discord.channel] });
- * discord.attach(askUser);
+ * const askUser = createAskUser({ store, channels: [discord] });
+ * await discord.start(askUser);
  */
-export { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions } from "./channel.ts";
+export { createDiscordChannel, type DiscordChannel, type DiscordChannelOptions } from "./adapter.ts";
 export { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 export { type DiscordConversation, formatConversation, parseConversation } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
-export { formFits, renderFormComponents, renderFormPrompt } from "./form.ts";
 export * as discordLimits from "./limits.ts";
-export { deadlineText, discordTime, escapeMarkdown, shorten } from "./markdown.ts";
 export { ANSWER_INPUT_ID, renderOtherModal } from "./modal.ts";
-export { mentionOf, nameOf, renderNotice, renderSummaryNotice } from "./notice.ts";
 export { channelPlugin } from "./plugin.ts";
+export { deadlineText, discordTime, escapeMarkdown, shorten } from "./render/markdown.ts";
+export {
+  mentionOf,
+  nameOf,
+  renderNotice,
+  renderSummaryContent,
+  renderSummaryNotice,
+} from "./render/notice.ts";
 export {
   type ButtonRows,
+  discordView,
   missingIntentHint,
-  type PromptContext,
   type RenderedMessage,
-  renderButtonPrompt,
   renderButtons,
-  renderTextPrompt,
-} from "./render.ts";
+  renderFormComponents,
+  renderPrompt,
+} from "./render/prompt.ts";
 export { replyText } from "./reply-text.ts";

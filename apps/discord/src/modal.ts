@@ -7,7 +7,7 @@ import {
   TEXT_INPUT_MAX_CHARS,
   TEXT_INPUT_PLACEHOLDER_MAX_CHARS,
 } from "./limits.ts";
-import { shorten } from "./markdown.ts";
+import { shorten } from "./render/markdown.ts";
 
 /** The `custom_id` of the modal's text input. */
 export const ANSWER_INPUT_ID = "answer";

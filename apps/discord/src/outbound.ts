@@ -5,19 +5,21 @@
  * as core's `ChannelError` (`toChannelError`); a conversation that cannot be a target as `invalid_input`.
  */
 import { createHash } from "node:crypto";
-import { AskUserError } from "@ask-user/core";
+import { AskUserError, ChannelError, rememberBounded } from "@ask-user/core";
 import {
   type APIChannel,
   type APIMessage,
+  type APIUser,
   ChannelType,
   type Client,
+  DiscordAPIError,
   type RESTPatchAPIChannelMessageJSONBody,
   type RESTPostAPIChannelMessageJSONBody,
   Routes,
 } from "discord.js";
 import { parseConversation } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
-import { NONCE_MAX_CHARS } from "./limits.ts";
+import { LOGIN_TIMEOUT_MS, NONCE_MAX_CHARS } from "./limits.ts";
 
 /** Where a conversation's messages go. */
 export interface OutboundTarget {
@@ -49,14 +51,10 @@ const SENDABLE = new Set<number>([
   ChannelType.GuildStageVoice,
 ]);
 const DM_TYPES = new Set<number>([ChannelType.DM, ChannelType.GroupDM]);
-const CACHE_MAX = 1000;
 
+/** Sets `key` in a bounded cache (core's: the most recent 1000) and returns `value`. */
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  cache.set(key, value);
-  for (const oldest of cache.keys()) {
-    if (cache.size <= CACHE_MAX) break;
-    cache.delete(oldest);
-  }
+  rememberBounded(cache, key, value);
   return value;
 }
 
@@ -142,4 +140,33 @@ export function createOutbound(client: Client): Outbound {
       );
     },
   };
+}
+
+/** What {@link within} gives for work that took too long. */
+export const SLOW = Symbol("slow");
+
+/** `work`, or {@link SLOW} when it has not settled within `ms`. */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<typeof SLOW>((resolve) => {
+    timer = setTimeout(() => resolve(SLOW), ms);
+  });
+  return Promise.race([work, slow]).finally(() => clearTimeout(timer));
+}
+
+/** The bot user behind the token (REST only), with a readable error when Discord refuses the token. */
+export async function whoAmI(client: Client): Promise<APIUser> {
+  const method = "GET /users/@me";
+  try {
+    const me = await within(client.rest.get(Routes.user()) as Promise<APIUser>, LOGIN_TIMEOUT_MS);
+    if (me !== SLOW) return me;
+    const message = `Discord: no answer to ${method} within ${LOGIN_TIMEOUT_MS} ms`;
+    throw new ChannelError("discord", "unreachable", message, { method });
+  } catch (error) {
+    if (error instanceof DiscordAPIError && error.status === 401) {
+      const message = "Discord refused the bot token (401 Unauthorized): check DISCORD_BOT_TOKEN.";
+      throw new ChannelError("discord", "refused", message, { method, status: 401, cause: error });
+    }
+    throw toChannelError(error, method);
+  }
 }

@@ -1,15 +1,16 @@
 /**
  * The Discord channel as a plugin hosts list (`@ask-user/discord/plugin`): its variables, its config
- * reader and its conversation ids, with no discord.js import — `create` loads the SDK-bound half.
+ * reader and its conversation ids, with no discord.js import — `create` loads the SDK-bound adapter.
  */
-import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core";
 import { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
 /**
  * The Discord channel plugin: on when `DISCORD_BOT_TOKEN` is set; `create` checks the token and builds
- * the channel, `initialize(broker)` connects to the gateway (one instance per token holds the
- * connection, the others send over REST). Ingress is the gateway connection: no webhook, no port.
+ * the channel, `initialize(broker)` (the adapter's `start`) connects to the gateway (one instance per
+ * token holds the connection, the others send over REST). Ingress is the gateway connection: no
+ * webhook, no port.
  *
  * @example
  * import { channelPlugin } from "@ask-user/discord/plugin";
@@ -21,15 +22,14 @@ import { parseConversation } from "./conversation.ts";
  *   console.log(discord.describe); // discord (@ask_bot, gateway)
  * }
  */
-export const channelPlugin: ChannelPlugin<DiscordConfig> = {
+export const channelPlugin = defineChannel<DiscordConfig>({
   name: "discord",
   title: "Discord",
   variables: DISCORD_VARIABLES,
-  enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readDiscordConfig,
   parseConversation,
   async create(context) {
-    const { create } = await import("./instance.ts");
+    const { create } = await import("./adapter.ts");
     return create(context);
   },
-};
+});

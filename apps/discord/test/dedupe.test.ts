@@ -56,9 +56,9 @@ async function twoInstances(): Promise<{
       coordination: store,
       onUnhandledMessage: (message) => unhandled.push(message),
     });
-    const broker = createAskUser({ store, channels: [mounted.channel], logger: quiet, instanceId: `i${i}` });
-    mounted.attach(broker);
-    cleanups.push(() => mounted.detach());
+    const broker = createAskUser({ store, channels: [mounted], logger: quiet, instanceId: `i${i}` });
+    void mounted.start(broker); // attaches its listeners at once
+    cleanups.push(() => mounted.stop());
     cleanups.push(() => broker.close());
     return broker;
   });

@@ -124,14 +124,14 @@ export async function setup(
   const mounted = createDiscordChannel({ client: world.client, logger, ...options.channel });
   const broker = createAskUser({
     store,
-    channels: [mounted.channel],
+    channels: [mounted],
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.answerers ? { answerers: options.answerers } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
   });
-  mounted.attach(broker);
-  cleanups.push(() => mounted.detach());
+  await mounted.start(broker);
+  cleanups.push(() => mounted.stop());
   cleanups.push(() => broker.close());
   channels++;
   const channelId = `3000000000000${String(channels).padStart(5, "0")}`;

@@ -109,20 +109,20 @@ describe("a restart", () => {
     const channelId = discord.guild.channelId;
     const before = await login(discord);
     const first = createDiscordChannel({ client: before });
-    const brokerA = createAskUser({ store, channels: [first.channel] });
-    first.attach(brokerA);
+    const brokerA = createAskUser({ store, channels: [first] });
+    await first.start(brokerA);
     const record = await brokerA.create(DEPLOY, {
       target: { channel: "discord", conversation: channelId },
       creator: alice,
     });
     await brokerA.close();
-    first.detach();
+    await first.stop();
     await before.destroy();
 
     const after = await login(discord);
     const second = createDiscordChannel({ client: after });
-    const brokerB = createAskUser({ store, channels: [second.channel] });
-    second.attach(brokerB);
+    const brokerB = createAskUser({ store, channels: [second] });
+    await second.start(brokerB);
     try {
       await brokerB.ready;
       const prompt = discord.message(channelId, record.deliveries[0]?.messageId ?? "");
@@ -139,7 +139,7 @@ describe("a restart", () => {
       });
     } finally {
       await brokerB.close();
-      second.detach();
+      await second.stop();
       await after.destroy();
     }
   });
@@ -150,8 +150,8 @@ describe("a restart", () => {
     const channelId = discord.guild.channelId;
     const before = await login(discord);
     const first = createDiscordChannel({ client: before });
-    const brokerA = createAskUser({ store, channels: [first.channel] });
-    first.attach(brokerA);
+    const brokerA = createAskUser({ store, channels: [first] });
+    await first.start(brokerA);
     const record = await brokerA.create(ROLLOUT, {
       target: { channel: "discord", conversation: channelId },
       creator: alice,
@@ -160,13 +160,13 @@ describe("a restart", () => {
     const user = discord.user(ALICE);
     await discord.waitForResponse(user.select(channelId, messageId, "Regions", ["US", "Asia"]));
     await brokerA.close();
-    first.detach();
+    await first.stop();
     await before.destroy();
 
     const after = await login(discord);
     const second = createDiscordChannel({ client: after });
-    const brokerB = createAskUser({ store, channels: [second.channel] });
-    second.attach(brokerB);
+    const brokerB = createAskUser({ store, channels: [second] });
+    await second.start(brokerB);
     try {
       await brokerB.ready;
       expect(picked(discord.message(channelId, messageId), "Regions")).toEqual(["US", "Asia"]);
@@ -189,7 +189,7 @@ describe("a restart", () => {
       );
     } finally {
       await brokerB.close();
-      second.detach();
+      await second.stop();
       await after.destroy();
     }
   });
@@ -201,19 +201,19 @@ describe("a restart", () => {
     discord.user(user);
     const before = await login(discord);
     const first = createDiscordChannel({ client: before });
-    const brokerA = createAskUser({ store, channels: [first.channel] });
-    first.attach(brokerA);
+    const brokerA = createAskUser({ store, channels: [first] });
+    await first.start(brokerA);
     const record = await brokerA.create(DEPLOY, {
       target: { channel: "discord", conversation: `user:${user.id}` },
     });
     await brokerA.close();
-    first.detach();
+    await first.stop();
     await before.destroy();
 
     const after = await login(discord);
     const second = createDiscordChannel({ client: after });
-    const brokerB = createAskUser({ store, channels: [second.channel] });
-    second.attach(brokerB);
+    const brokerB = createAskUser({ store, channels: [second] });
+    await second.start(brokerB);
     try {
       await brokerB.cancel(record.id);
       const dm = discord.dmChannelId(user.id) ?? "";
@@ -222,7 +222,7 @@ describe("a restart", () => {
       );
     } finally {
       await brokerB.close();
-      second.detach();
+      await second.stop();
       await after.destroy();
     }
   });

@@ -5,7 +5,7 @@ import { newActionToken, type PromptQuestion } from "@ask-user/core";
 import { sampleRecord } from "@ask-user/core/testing";
 import { DiscordAPIError, Routes } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discordLimits, renderFormComponents } from "../src/index.ts";
+import { discordLimits, discordView, renderFormComponents } from "../src/index.ts";
 import { ALICE, closeWorld, createWorld, promptIn, selectsOf, setup, type World } from "./harness.ts";
 
 let world: World;
@@ -70,7 +70,7 @@ describe("a form's select", () => {
     const { channelId } = await setup(world);
     // The select the channel renders for 25 options, the most Discord takes: accepted as it is.
     const record = sampleRecord({ prompt: { questions: [question(25)], timeoutSeconds: 900 } });
-    const [row] = renderFormComponents(record, "en");
+    const [row] = renderFormComponents(discordView(record, false));
     const select = row?.components[0];
     const options = Array.from({ length: 26 }, (_, i) => ({ label: `O${i}`, value: String(i) }));
     const withSelect = (fields: Record<string, unknown>) => ({
@@ -101,7 +101,7 @@ describe("a form's select", () => {
       tokens: questions.map(() => newActionToken()),
     });
 
-    const { messageId } = await mounted.channel.deliver({ record, locale: "en", text: "", buttons: false });
+    const { messageId } = await mounted.deliver({ record, locale: "en", text: "", buttons: false });
 
     const message = world.discord.message(channelId, messageId);
     expect(message?.components).toEqual([]);

@@ -97,7 +97,7 @@ describe("a form's draft changed elsewhere", () => {
     const delivery = record.deliveries[0];
     if (!delivery) throw new Error("no delivery");
 
-    await mounted.channel.refresh?.({ record: stale, delivery, locale: "en" });
+    await mounted.refresh?.({ record: stale, delivery, locale: "en" });
 
     expect(world.discord.message(channelId, prompt.id)?.content).toBe(summary);
     expect(editsOf(world, prompt.id)).toHaveLength(1);

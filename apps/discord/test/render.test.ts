@@ -1,18 +1,18 @@
-import { normalizeAskUserInput, renderPromptText } from "@ask-user/core";
+import { newActionToken, normalizeAskUserInput } from "@ask-user/core";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import {
   deadlineText,
   discordTime,
+  discordView,
   escapeMarkdown,
   formatConversation,
   parseConversation,
-  renderButtonPrompt,
   renderButtons,
   renderFormComponents,
   renderNotice,
   renderOtherModal,
-  renderTextPrompt,
+  renderPrompt,
   shorten,
 } from "../src/index.ts";
 
@@ -100,7 +100,7 @@ describe("rendering a prompt", () => {
   });
 
   it("puts at most five buttons in a row, then Other… and Skip, labels within 80 characters", () => {
-    const rows = renderButtons(manyOptions, "en");
+    const rows = renderButtons(discordView(manyOptions, true));
     expect(rows.map((row) => row.components.length)).toEqual([5, 2, 2]);
     const labels = rows.flatMap((row) => row.components.map((b) => b.label ?? ""));
     expect(Math.max(...labels.map(chars))).toBe(80);
@@ -120,9 +120,9 @@ describe("rendering a prompt", () => {
         options: [1, 2, 3, 4].map((o) => ({ label: `Option ${o}`, description: "d".repeat(500) })),
       })),
     });
-    const record = sampleRecord({ prompt, expiresAt: 1_800_000_000_000 });
-    const text = renderPromptText(prompt, { locale: "en", expiresAt: record.expiresAt });
-    const content = renderTextPrompt(record, text, { locale: "en" });
+    const tokens = prompt.questions.map(() => newActionToken());
+    const record = sampleRecord({ prompt, tokens, expiresAt: 1_800_000_000_000 });
+    const { content } = renderPrompt(discordView(record, false));
     expect(chars(content)).toBeLessThanOrEqual(2000);
     expect(content.endsWith(`-# Expires at ${deadlineText(1_800_000_000_000)}.`)).toBe(true);
     expect(content).toContain("Option 4");
@@ -143,7 +143,7 @@ describe("rendering a prompt", () => {
         timeoutSeconds: 900,
       },
     });
-    const { content } = renderButtonPrompt(record, { locale: "en", hint: "mention the bot" });
+    const { content } = renderPrompt(discordView(record, true), "mention the bot");
     expect(chars(content)).toBeLessThanOrEqual(2000);
     expect(content).toMatch(/\n-# mention the bot$/);
   });
@@ -196,7 +196,7 @@ describe("rendering a form", () => {
   });
 
   it("marks the draft's picks as selected and names the buttons in the prompt's language", () => {
-    const rows = renderFormComponents(record, "de");
+    const rows = renderFormComponents(discordView({ ...record, locale: "de" }, false));
     const selects = rows.slice(0, 2).map((row) => row.components[0]);
     expect(
       selects.map((s) => s && "options" in s && s.options.filter((o) => o.default).map((o) => o.label)),
@@ -221,10 +221,10 @@ describe("times in notices", () => {
 describe("who a prompt is for", () => {
   it("starts a shared prompt with For and the person, a mention kept, anything else escaped", () => {
     const record = sampleRecord();
-    expect(renderButtonPrompt(record, { locale: "en", forName: "<@200000000000000001>" }).content).toMatch(
+    expect(renderPrompt(discordView(record, true, "<@200000000000000001>")).content).toMatch(
       /^For <@200000000000000001>\n\*\*Deploy\*\*\n/,
     );
-    expect(renderButtonPrompt(record, { locale: "de", forName: "@ali*ce" }).content).toMatch(
+    expect(renderPrompt(discordView({ ...record, locale: "de" }, true, "@ali*ce")).content).toMatch(
       /^Für @ali\\\*ce\n/,
     );
   });

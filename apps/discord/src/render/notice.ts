@@ -8,9 +8,16 @@
  * <@id>" and the summary's "— <@id>" / "skipped by <@id>" — which stays a mention and is never
  * shortened, and the time of an expiry refusal, which stays a Discord timestamp.
  */
-import { type Actor, actorName, type Locale, messagesFor } from "@ask-user/core";
-import { SNOWFLAKE } from "./conversation.ts";
-import { MESSAGE_CONTENT_MAX_CHARS } from "./limits.ts";
+import {
+  type Actor,
+  actorName,
+  type Locale,
+  messagesFor,
+  type QuestionRecord,
+  renderSummary,
+} from "@ask-user/core";
+import { SNOWFLAKE } from "../conversation.ts";
+import { MESSAGE_CONTENT_MAX_CHARS } from "../limits.ts";
 import { chars, escapeMarkdown, MENTION, nameContent, shorten, TIMESTAMP } from "./markdown.ts";
 
 /** Every catalogue, so a sentence is recognised whatever locale core wrote it in. */
@@ -76,27 +83,48 @@ export function renderNotice(text: string): string {
 }
 
 /**
- * A summary (`✅ Deploy: Production — <@id>`, `⏭ Deploy — skipped by <@id>`) as message content:
- * escaped and within 2000 characters, shortened in the answer, never in the attribution, which core
- * puts last; the name of a Discord user who resolved it stays a mention. `channel` is this channel's
- * name (only its users are named by mention).
+ * A summary as [text to escape, tail already content]: the attribution core puts last (`— <@id>`,
+ * `skipped by <@id>`, `via HTTP API`) is the tail; the name of a Discord user stays a mention.
  */
-export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
+function summaryParts(summary: string, resolvedBy: Actor | undefined, channel: string): [string, string] {
   if (resolvedBy) {
     for (const locale of LOCALES) {
       // Core's name for the actor: a chat user's name, or `alice via HTTP API` on an operator surface.
       const name = actorName(resolvedBy, locale);
       if (name === "" || !summary.endsWith(name)) continue;
-      // `… — <@id>` keeps its dash with the name when the answer before it is cut; `skipped by <@id>`
-      // is short (headers only) and is never cut.
+      // `… — <@id>` keeps its dash with the name; `skipped by <@id>` is headers only, never long.
       const [before, after] = around(messagesFor(locale).summaryBy);
       const [b, a] = summary.endsWith(`${before}${name}${after}`) ? [before, after] : ["", ""];
       const shown = resolvedBy.channel === channel ? nameContent(name) : escapeMarkdown(name);
       const tail = `${escapeMarkdown(b)}${shown}${escapeMarkdown(a)}`;
-      return withTail(summary.slice(0, summary.length - b.length - name.length - a.length), tail);
+      return [summary.slice(0, summary.length - b.length - name.length - a.length), tail];
     }
   }
-  return shorten(escapeMarkdown(summary), MESSAGE_CONTENT_MAX_CHARS);
+  return [summary, ""];
+}
+
+/**
+ * A summary (`✅ Deploy: Production — <@id>`, `⏭ Deploy — skipped by <@id>`) as message content:
+ * escaped, the attribution kept whole (a Discord user's name a mention); cut in the answer to 2000
+ * characters only as a last resort — {@link renderSummaryContent} shortens the answers before.
+ * `channel` is this channel's name (only its users are named by mention).
+ */
+export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
+  const [head, tail] = summaryParts(summary, resolvedBy, channel);
+  return withTail(head, tail);
+}
+
+/**
+ * The content a question's message is edited to when it ends: core's summary with its longest answers
+ * shortened until the escaped content fits 2000 characters — every question and the attribution stay.
+ */
+export function renderSummaryContent(record: QuestionRecord, channel: string): string {
+  const fits = (summary: string) => {
+    const [head, tail] = summaryParts(summary, record.resolvedBy, channel);
+    return chars(escapeMarkdown(head)) + chars(tail) <= MESSAGE_CONTENT_MAX_CHARS;
+  };
+  const summary = renderSummary(record, { locale: record.locale, fits });
+  return renderSummaryNotice(summary, record.resolvedBy, channel);
 }
 
 /** How a person is named in summaries and refusals: `<@id>` (never pings: mentions are suppressed). */

@@ -1,6 +1,6 @@
 /**
  * The plugin instance's gateway (WebSocket) connection. Discord sends every dispatch to every connection
- * on a token, so with several instances only the holder of a lease connects (see instance.ts). Each connection
+ * on a token, so with several instances only the holder of a lease connects (see adapter.ts). Each connection
  * gets a fresh discord.js client — a destroyed client cannot log in again — whose events are re-emitted
  * on the stable client the channel (and the host) listen on. Closing is bounded: REST calls of the
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
@@ -21,7 +21,8 @@ import {
   RATE_LIMIT_WAIT_MAX_MS,
   RECONNECT_FIRST_MS,
   RECONNECT_MAX_MS,
-} from "./limits.ts";
+} from "../limits.ts";
+import { SLOW, within } from "../outbound.ts";
 
 /** The intents the plugin asks for (Message Content is added while Discord allows it). */
 export const BASE_INTENTS = [
@@ -103,19 +104,12 @@ function forward(from: Client, to: Client): () => void {
 }
 
 async function loginWithin(client: Client, token: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`)),
-      LOGIN_TIMEOUT_MS,
-    );
-  });
-  try {
-    await Promise.race([client.login(token).then(() => ready), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const login = await within(
+    client.login(token).then(() => ready),
+    LOGIN_TIMEOUT_MS,
+  );
+  if (login === SLOW) throw new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`);
 }
 
 /** Destroys a client for good, even one whose login finished after an earlier destroy. */

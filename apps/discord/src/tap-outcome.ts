@@ -3,13 +3,7 @@
  * (to the summary, or to the form with its new selections), the Other… modal, or an ephemeral reply —
  * or, after a deferral, an edit or a follow-up.
  */
-import {
-  type DecodedAction,
-  type InboundOutcome,
-  isTerminal,
-  type QuestionRecord,
-  renderSummary,
-} from "@ask-user/core";
+import { type DecodedAction, type InboundOutcome, isTerminal, type QuestionRecord } from "@ask-user/core";
 import {
   type ButtonInteraction,
   MessageFlags,
@@ -18,8 +12,8 @@ import {
   type StringSelectMenuInteraction,
 } from "discord.js";
 import { renderOtherModal } from "./modal.ts";
-import { renderNotice, renderSummaryNotice } from "./notice.ts";
-import type { RenderedMessage } from "./render.ts";
+import { renderNotice, renderSummaryContent } from "./render/notice.ts";
+import type { RenderedMessage } from "./render/prompt.ts";
 
 /** A button tap, a string select or a modal submission (ours, or — standalone — one nobody answered). */
 export type TapOrSubmit = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
@@ -29,11 +23,11 @@ export interface Responder {
   /** The channel's name (only its users are named by mention in summaries). */
   channel: string;
   /** The form message for a record as it stands, in this interaction's conversation. */
-  view(record: QuestionRecord): RenderedMessage;
+  form(record: QuestionRecord): RenderedMessage;
 }
 
 /** What the message shows after the answer: the summary, the re-rendered form, or nothing new. */
-export type Shown = "summary" | RenderedMessage | undefined;
+export type Shown = "summary" | { record: QuestionRecord; message: RenderedMessage } | undefined;
 
 const NO_MENTIONS = { parse: [] } as const;
 
@@ -51,9 +45,7 @@ function boundToMessage(
 }
 
 function summaryOf(outcome: InboundOutcome, channel: string): string {
-  if (!("record" in outcome) || !outcome.record) return "";
-  const record = outcome.record;
-  return renderSummaryNotice(renderSummary(record, { locale: record.locale }), record.resolvedBy, channel);
+  return "record" in outcome && outcome.record ? renderSummaryContent(outcome.record, channel) : "";
 }
 
 /** The modal for an Other… tap: for the tapped question when known, else a generic one. */
@@ -67,14 +59,14 @@ export function modalFor(interaction: TapOrSubmit, decoded: DecodedAction, outco
 /** The message's new look for an outcome on a control bound to it, if it changes. */
 function nextLook(responder: Responder, outcome: InboundOutcome): Shown {
   if (resolves(outcome)) return "summary";
-  if (outcome.kind === "staged") return responder.view(outcome.record);
+  if (outcome.kind === "staged") return { record: outcome.record, message: responder.form(outcome.record) };
   return undefined;
 }
 
 function messageBody(responder: Responder, outcome: InboundOutcome, shown: Exclude<Shown, undefined>) {
   return shown === "summary"
     ? { content: summaryOf(outcome, responder.channel), components: [], allowedMentions: NO_MENTIONS }
-    : { ...shown, allowedMentions: NO_MENTIONS };
+    : { ...shown.message, allowedMentions: NO_MENTIONS };
 }
 
 /** Answers a decided interaction in time: update in place, modal, or an ephemeral reply. */

@@ -1,0 +1,256 @@
+/**
+ * Core's prompt view → a Discord message: content (markdown, within 2000 characters) and components —
+ * buttons for one single-select question, a string select per question for a form, none for text.
+ * Pure: no client, no I/O. Agent text is data: escaped, `@everyone`/`@here` broken with a zero-width
+ * space, and every message is sent with `allowedMentions: { parse: [] }` by the channel.
+ */
+import {
+  buildPromptView,
+  clipLongestFirst,
+  fitView,
+  isRecommended,
+  messagesFor,
+  type PromptView,
+  type PromptViewOptions,
+  type QuestionRecord,
+  renderViewText,
+} from "@ask-user/core";
+import {
+  type APIActionRowComponent,
+  type APIButtonComponentWithCustomId,
+  type APIComponentInMessageActionRow,
+  type APIStringSelectComponent,
+  ButtonStyle,
+  ComponentType,
+} from "discord.js";
+import {
+  ACTION_ROWS_MAX,
+  BUTTON_LABEL_MAX_CHARS,
+  BUTTONS_PER_ROW,
+  MESSAGE_CONTENT_MAX_CHARS,
+  SELECT_OPTION_DESCRIPTION_MAX_CHARS,
+  SELECT_OPTION_LABEL_MAX_CHARS,
+  SELECT_OPTIONS_MAX,
+  SELECT_PLACEHOLDER_MAX_CHARS,
+  SELECTED_LINE_MAX_CHARS,
+} from "../limits.ts";
+import { chars, deadlineText, escapeMarkdown, nameContent, shorten } from "./markdown.ts";
+
+/** Options a view can carry a tap payload for (core's codec: one digit). */
+const TAP_OPTIONS_MAX = 10;
+
+/** A message's content and components, ready for a REST send or `interaction.update`. */
+export interface RenderedMessage {
+  content: string;
+  components: APIActionRowComponent<APIComponentInMessageActionRow>[];
+}
+
+/** Action rows of buttons only. */
+export type ButtonRows = APIActionRowComponent<APIButtonComponentWithCustomId>[];
+
+/**
+ * The view of `record` on Discord: buttons for one single-select question when `buttons`, a form
+ * (a select per question, at most four questions of ≤ 25 options) for several questions or a
+ * multi-select one, else text. Every question stays on the message (`shown` 0: no stepping), so Skip
+ * and Send carry the first question's token. `forName` is the "For …" name in a shared conversation.
+ */
+export function discordView(record: QuestionRecord, buttons: boolean, forName?: string): PromptView {
+  const { questions } = record.prompt;
+  const options: PromptViewOptions = {
+    buttons,
+    forms: questions.every((q) => q.options.length <= SELECT_OPTIONS_MAX) && {
+      maxQuestions: ACTION_ROWS_MAX - 1,
+    },
+    shown: 0,
+    ...(forName === undefined ? {} : { forName }),
+  };
+  if (questions.every((q) => q.options.length <= TAP_OPTIONS_MAX)) return buildPromptView(record, options);
+  // Core encodes a tap payload per option, 0–9 only: a wider question (past the schema's limit; only a
+  // hand-made record) is viewed cut to ten, then gets its options back without one (selects use indexes).
+  const cut = questions.map((q) => ({ ...q, options: q.options.slice(0, TAP_OPTIONS_MAX) }));
+  const view = buildPromptView({ ...record, prompt: { ...record.prompt, questions: cut } }, options);
+  return {
+    ...view,
+    questions: view.questions.map((qv, i) => ({
+      ...qv,
+      options: (questions[i]?.options ?? []).map((o, index) => ({
+        ...(qv.options[index] ?? { index, recommended: isRecommended(o.label), action: "" }),
+        ...o,
+        picked: qv.values.includes(o.label),
+      })),
+    })),
+  };
+}
+
+/** True for a form prompt (several questions, or a multi-select one), whatever its layout. */
+export function isFormView(view: PromptView): boolean {
+  return view.step.total > 1 || view.questions[0]?.multiSelect === true;
+}
+
+/** A button of a prompt, its label cut to Discord's 80 characters. */
+function button(label: string, customId: string, primary: boolean): APIButtonComponentWithCustomId {
+  return {
+    type: ComponentType.Button,
+    style: primary ? ButtonStyle.Primary : ButtonStyle.Secondary,
+    label: shorten(label, BUTTON_LABEL_MAX_CHARS),
+    custom_id: customId,
+  };
+}
+
+/** "For <@id>": the audience line with the name kept a mention (shown as the name, never a ping). */
+function audienceLine(view: PromptView): string | undefined {
+  if (!view.audience) return undefined;
+  const { name, line } = view.audience;
+  const at = line.indexOf(name);
+  if (at === -1) return escapeMarkdown(line);
+  return `${escapeMarkdown(line.slice(0, at))}${nameContent(name)}${escapeMarkdown(line.slice(at + name.length))}`;
+}
+
+/** One single-select question: the header in bold, the question, the options when any has a description. */
+function buttonBody(view: PromptView): string {
+  const question = view.questions[0];
+  if (!question) return "";
+  const lines = [`**${escapeMarkdown(question.header)}**`, escapeMarkdown(question.question)];
+  if (question.options.some((o) => o.description !== undefined)) {
+    for (const o of question.options) {
+      const description = o.description === undefined ? "" : ` — ${escapeMarkdown(o.description)}`;
+      lines.push(`• **${escapeMarkdown(o.label)}**${description}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Core's readable text, escaped, without its "For …" lines and its UTC deadline line (ours follow). */
+function textBody(view: PromptView): string {
+  const { audience: _, ...rest } = view;
+  const lines = renderViewText(rest).split("\n");
+  lines.pop();
+  return escapeMarkdown(lines.join("\n").trimEnd());
+}
+
+/**
+ * "Selected: Env: Staging · Regions: EU, Asia" while a form's draft has anything: every answered header
+ * kept, the longest values shortened first to keep the line within 300 characters.
+ */
+function selectedLine(view: PromptView): string[] {
+  const answered = view.status.filter((line) => line.answered);
+  if (!isFormView(view) || answered.length === 0) return [];
+  const m = messagesFor(view.locale);
+  const line = (values: string[]) =>
+    m.selected(
+      view.questions.length === 1
+        ? (values[0] ?? "")
+        : answered.map((s, i) => `${s.header}: ${values[i] ?? ""}`).join(" · "),
+    );
+  const values = answered.map((s) => s.values ?? "");
+  const budget = SELECTED_LINE_MAX_CHARS - line(values.map(() => "")).length;
+  return [shorten(escapeMarkdown(line(clipLongestFirst(values, budget))), SELECTED_LINE_MAX_CHARS)];
+}
+
+/** The content of a view in three parts: "For <@id>", the body, and a footer that is never cut. */
+function partsOf(view: PromptView, hint: string | undefined): [string[], string, string[]] {
+  const head = audienceLine(view);
+  const body = view.layout === "buttons" ? buttonBody(view) : textBody(view);
+  const m = messagesFor(view.locale);
+  const footer = [...selectedLine(view), `-# ${m.expiresAt(deadlineText(view.expires.at))}`];
+  if (hint !== undefined) footer.push(`-# ${hint}`);
+  return [head === undefined ? [] : [head], body, footer];
+}
+
+/**
+ * The content of a view: "For <@id>", the body, a form's "Selected: …", the deadline as a Discord
+ * timestamp (`-#` small text) and the `hint` line; only the body is cut, as a last resort, to fit.
+ */
+function contentOf([head, body, footer]: [string[], string, string[]]): string {
+  const fixed = chars([...head, ...footer].join("\n")) + 1;
+  return [...head, shorten(body, MESSAGE_CONTENT_MAX_CHARS - fixed), ...footer].join("\n");
+}
+
+/** The action rows of one question's buttons: the options (≤ 5 per row), then Other… and Skip. */
+export function renderButtons(view: PromptView): ButtonRows {
+  const question = view.questions[0];
+  if (view.layout !== "buttons" || !question) return [];
+  const options = question.options.map((o) => button(o.label, o.action, o.recommended));
+  const rows: ButtonRows = [];
+  for (let i = 0; i < options.length; i += BUTTONS_PER_ROW) {
+    rows.push({ type: ComponentType.ActionRow, components: options.slice(i, i + BUTTONS_PER_ROW) });
+  }
+  const { other } = question;
+  const { skip } = view.controls;
+  rows.push({
+    type: ComponentType.ActionRow,
+    components: [button(other.label, other.action, false), button(skip.label, skip.action, false)],
+  });
+  return rows;
+}
+
+/** One question's string select: its `choose` payload, option indexes as values, the draft's picks selected. */
+function selectOf(question: PromptView["questions"][number]): APIStringSelectComponent {
+  return {
+    type: ComponentType.StringSelect,
+    custom_id: question.choose,
+    placeholder: shorten(question.header, SELECT_PLACEHOLDER_MAX_CHARS),
+    min_values: 0,
+    max_values: question.multiSelect ? question.options.length : 1,
+    options: question.options.map((option) => ({
+      label: shorten(option.label, SELECT_OPTION_LABEL_MAX_CHARS),
+      value: String(option.index),
+      ...(option.description === undefined
+        ? {}
+        : { description: shorten(option.description, SELECT_OPTION_DESCRIPTION_MAX_CHARS) }),
+      ...(option.picked ? { default: true } : {}),
+    })),
+  };
+}
+
+/**
+ * A form's action rows: one string select per question (`min_values` 0; `max_values` 1, or the option
+ * count for a multi-select question; the draft's picks as defaults; the header as placeholder), then
+ * Other… per question when the row has room, Skip and Send. Empty unless the view's layout is `form`.
+ */
+export function renderFormComponents(view: PromptView): RenderedMessage["components"] {
+  const { questions, controls } = view;
+  if (view.layout !== "form" || !controls.send) return [];
+  const rows: RenderedMessage["components"] = questions.map((question) => ({
+    type: ComponentType.ActionRow,
+    components: [selectOf(question)],
+  }));
+  const others =
+    questions.length + 2 <= BUTTONS_PER_ROW
+      ? questions.map(({ header, other }) =>
+          button(questions.length === 1 ? other.label : `${header}: ${other.label}`, other.action, false),
+        )
+      : [];
+  rows.push({
+    type: ComponentType.ActionRow,
+    components: [
+      ...others,
+      button(controls.skip.label, controls.skip.action, false),
+      button(controls.send.label, controls.send.action, true),
+    ],
+  });
+  return rows;
+}
+
+/**
+ * A view as a message: its content shortened by core's ladder (`fitView`: long answers, then
+ * descriptions, then question texts) until it fits 2000 characters, and its controls from the whole
+ * view. `hint` is an extra line under the deadline (the missing-intent hint), already markdown.
+ */
+export function renderPrompt(view: PromptView, hint?: string): RenderedMessage {
+  const fits = (v: PromptView) => chars(partsOf(v, hint).flat().join("\n")) <= MESSAGE_CONTENT_MAX_CHARS;
+  const components = view.layout === "buttons" ? renderButtons(view) : renderFormComponents(view);
+  return { content: contentOf(partsOf(fitView(view, fits), hint)), components };
+}
+
+/** The line guild prompts carry while the bot cannot read ordinary messages (no Message Content intent). */
+export function missingIntentHint(locale: string, botId: string): string {
+  return messagesFor(locale).locale === "de"
+    ? `Dieser Bot kann hier keine gewöhnlichen Nachrichten lesen: erwähne <@${botId}> in deiner Antwort oder antworte direkt auf diese Nachricht.`
+    : `This bot cannot read ordinary messages here: mention <@${botId}> in your answer, or reply to this message.`;
+}
+
+/** What a message shows, for core's form state (`PromptMessages`): equal keys, no edit. */
+export function samenessOf(message: RenderedMessage): string {
+  return JSON.stringify([message.content, message.components]);
+}
