@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkAnswers, hasAnswersShape, operatorAnswersSchema } from "../src/answers.ts";
-import { nearLabel } from "../src/near-label.ts";
-import type { Prompt, PromptQuestion } from "../src/schema.ts";
+import { nearLabel } from "../src/reply/near-label.ts";
+import { checkAnswers, hasAnswersShape, operatorAnswersSchema } from "../src/schema/answers.ts";
+import type { Prompt, PromptQuestion } from "../src/schema/schema.ts";
 
 function question(id: string, labels: string[], multiSelect = false): PromptQuestion {
   return { id, header: id, question: `${id}?`, options: labels.map((label) => ({ label })), multiSelect };

@@ -3,9 +3,9 @@
  * `DeliverRequest.resend` (repair tells the channel that an earlier attempt may have reached the platform).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import type { ChannelCapabilities } from "../src/channel.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import type { ChannelCapabilities } from "../src/ports/channel.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 import { sampleRecord } from "../src/testing/records.ts";
 import { deployInput, recordingChannel, recordingLogger, T0 } from "./helpers.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import type { DeliverRequest } from "../src/channel.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import type { DeliverRequest } from "../src/ports/channel.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 import { deployInput, recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 

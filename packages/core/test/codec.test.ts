@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeAction, encodeAction, MAX_ACTION_BYTES, newActionToken } from "../src/codec.ts";
+import { decodeAction, encodeAction, MAX_ACTION_BYTES, newActionToken } from "../src/prompt/codec.ts";
 
 describe("action codec", () => {
   it("round-trips every action within 64 bytes", () => {

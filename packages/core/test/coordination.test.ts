@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Coordination, createMemoryCoordination, keepLease } from "../src/coordination.ts";
+import { type Coordination, createMemoryCoordination, keepLease } from "../src/ports/coordination.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 import { T0 } from "./helpers.ts";
 

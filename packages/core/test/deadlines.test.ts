@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Deadlines } from "../src/deadlines.ts";
+import { Deadlines } from "../src/broker/deadlines.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 
 describe("Deadlines", () => {

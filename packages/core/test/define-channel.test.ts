@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createAskUser } from "../src/broker.ts";
-import { createMemoryCoordination } from "../src/coordination.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { createAskUser } from "../src/broker/broker.ts";
+import { createMemoryCoordination } from "../src/ports/coordination.ts";
 import {
   type ChannelAdapter,
   defineChannel,
   InvalidChannelConfigError,
   isChannelPlugin,
-} from "../src/plugin.ts";
+} from "../src/ports/plugin.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 
 const quiet = { warn: () => undefined, error: () => undefined };
 

@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import { isForm } from "../src/broker-form.ts";
-import type { RefreshRequest } from "../src/channel.ts";
-import { type Action, decodeAction, encodeAction, MAX_ACTION_BYTES, newActionToken } from "../src/codec.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import { isForm } from "../src/broker/form.ts";
+import type { QuestionRecord } from "../src/model/types.ts";
+import type { RefreshRequest } from "../src/ports/channel.ts";
+import {
+  type Action,
+  decodeAction,
+  encodeAction,
+  MAX_ACTION_BYTES,
+  newActionToken,
+} from "../src/prompt/codec.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
-import type { QuestionRecord } from "../src/types.ts";
 import { deployInput, recordingChannel, recordingLogger, severalInput, T0 } from "./helpers.ts";
 
 const room = { channel: "chat", conversation: "room-1" };

@@ -1,5 +1,5 @@
-import type { AskUserLogger } from "../src/broker-context.ts";
-import type { Channel, DeliverRequest, FinalizeRequest, Notice } from "../src/channel.ts";
+import type { Channel, DeliverRequest, FinalizeRequest, Notice } from "../src/ports/channel.ts";
+import type { AskUserLogger } from "../src/ports/logger.ts";
 
 /** A channel double that records what a user would see: prompts, edits to summaries and notices. */
 export interface RecordingChannel extends Channel {

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { interpretReply, type ReplyInterpretation } from "../src/interpret.ts";
-import type { Prompt, PromptQuestion } from "../src/schema.ts";
-import { compareKey, replaceKeycaps } from "../src/text.ts";
-import type { Answers } from "../src/types.ts";
+import type { Answers } from "../src/model/types.ts";
+import { compareKey, replaceKeycaps } from "../src/prompt/text.ts";
+import { interpretReply, type ReplyInterpretation } from "../src/reply/interpret.ts";
+import type { Prompt, PromptQuestion } from "../src/schema/schema.ts";
 
 const LINE_BREAK = /[\r\n\u2028\u2029]/u;
 const BARE_NUMBER = /^[0-9]+$/;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { interpretReply, type ReplyInterpretation } from "../src/interpret.ts";
-import type { Prompt, PromptQuestion } from "../src/schema.ts";
-import type { Answers } from "../src/types.ts";
+import type { Answers } from "../src/model/types.ts";
+import { interpretReply, type ReplyInterpretation } from "../src/reply/interpret.ts";
+import type { Prompt, PromptQuestion } from "../src/schema/schema.ts";
 
 function question(id: string, header: string, labels: string[], multiSelect = false): PromptQuestion {
   return { id, header, question: `${header}?`, options: labels.map((label) => ({ label })), multiSelect };

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker.ts";
-import { encodeAction } from "../src/codec.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker/broker.ts";
+import type { AskUserEvent, AskUserResult } from "../src/model/types.ts";
+import { encodeAction } from "../src/prompt/codec.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
-import type { AskUserEvent, AskUserResult } from "../src/types.ts";
 import { deployInput, recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 
 const target = { channel: "chat", conversation: "room-1" };

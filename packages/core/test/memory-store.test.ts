@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { sampleRecord } from "../src/testing/records.ts";
 import { storeContractTests } from "../src/testing/store-contract.ts";
 

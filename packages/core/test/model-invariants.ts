@@ -3,8 +3,9 @@
  * one terminal state that never changes, no answer lost that a person was told was recorded, only
  * values people gave reach the agent, one winner per question, and every ended prompt shows its summary.
  */
-import { renderSummary } from "../src/render.ts";
-import { type Answers, isTerminal, type QuestionRecord, resultOf } from "../src/types.ts";
+
+import { type Answers, isTerminal, type QuestionRecord, resultOf } from "../src/model/types.ts";
+import { renderSummary } from "../src/prompt/render.ts";
 import { idleAll, type ModelQuestion, type World } from "./model-world.ts";
 
 /** What one command did, as the person (or operator) who ran it was told. */

@@ -4,8 +4,8 @@
  * person would type, the values an operator would send, and the canonical values the agent should get.
  */
 import fc from "fast-check";
-import type { Prompt, PromptQuestion } from "../src/schema.ts";
-import { stripRecommended } from "../src/text.ts";
+import { stripRecommended } from "../src/prompt/text.ts";
+import type { Prompt, PromptQuestion } from "../src/schema/schema.ts";
 
 /** Plain labels: no commas, colons or digits, so every reply form below reads one way only. */
 const LABELS = [

@@ -3,7 +3,7 @@
  * each label, which number keys each question, what the example line and the skip and other hints say.
  * The reply-forms property test types what this finds, so it checks the forms the prompt really shows.
  */
-import type { Prompt } from "../src/schema.ts";
+import type { Prompt } from "../src/schema/schema.ts";
 
 /** What the rendered text tells a person about how to reply. */
 export interface ShownPrompt {

@@ -4,8 +4,8 @@
  * `act` does it and says what its caller was told (an `Effect`).
  */
 import type fc from "fast-check";
-import type { InboundOutcome } from "../src/broker-inbound.ts";
-import { AskUserError } from "../src/errors.ts";
+import type { InboundOutcome } from "../src/broker/inbound.ts";
+import { AskUserError } from "../src/model/errors.ts";
 import { applyEffects, checkInvariants, type Effect, noEffect } from "./model-invariants.ts";
 import { type Pick, resolvePick } from "./model-prompts.ts";
 import type { ModelQuestion, World } from "./model-world.ts";

@@ -4,13 +4,13 @@
  * to it, the model: what people were told was recorded, who was told they won, which free texts were
  * submitted. `checkInvariants` compares the two after every command.
  */
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import type { Channel, DeliverRequest, FinalizeRequest, Notice } from "../src/channel.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
-import type { Prompt } from "../src/schema.ts";
-import type { QuestionStore } from "../src/store.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import { type AskUserResult, isTerminal, type QuestionStatus } from "../src/model/types.ts";
+import type { Channel, DeliverRequest, FinalizeRequest, Notice } from "../src/ports/channel.ts";
+import type { QuestionStore } from "../src/ports/store.ts";
+import type { Prompt } from "../src/schema/schema.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock, type FakeClock } from "../src/testing/fake-clock.ts";
-import { type AskUserResult, isTerminal, type QuestionStatus } from "../src/types.ts";
 import { recordingLogger, T0 } from "./helpers.ts";
 
 /** Where prompts to this conversation fail to arrive (the question ends `undeliverable`). */

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InvalidAskUserInputError } from "../src/errors.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
-import { askUserInputSchema } from "../src/schema.ts";
+import { InvalidAskUserInputError } from "../src/model/errors.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
+import { askUserInputSchema } from "../src/schema/schema.ts";
 
 const anyValue = fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withSet: true });
 const label = fc.oneof(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidAskUserInputError } from "../src/errors.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
+import { InvalidAskUserInputError } from "../src/model/errors.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
 
 const option = (label: string, description?: string) =>
   description === undefined ? { label } : { label, description };

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
-import type { QuestionStore } from "../src/store.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import type { QuestionRecord } from "../src/model/types.ts";
+import type { QuestionStore } from "../src/ports/store.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
-import type { QuestionRecord } from "../src/types.ts";
 import { deployInput, recordingLogger, T0 } from "./helpers.ts";
 
 const operator = { channel: "http", userId: "op" };

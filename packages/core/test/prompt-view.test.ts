@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeAction } from "../src/codec.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
+import type { QuestionRecord } from "../src/model/types.ts";
+import { decodeAction } from "../src/prompt/codec.ts";
 import { clipLongestFirst, fitView } from "../src/prompt/fit.ts";
+import { renderPromptText, renderSummary } from "../src/prompt/render.ts";
 import { buildPromptView, type PromptView, renderViewText } from "../src/prompt/view.ts";
-import { renderPromptText, renderSummary } from "../src/render.ts";
-import type { AskUserInput } from "../src/schema.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
+import type { AskUserInput } from "../src/schema/schema.ts";
 import { rolloutInput, sampleRecord } from "../src/testing/records.ts";
-import type { QuestionRecord } from "../src/types.ts";
 
 const T = Date.UTC(2026, 11, 2, 14, 5);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createAskUser } from "../src/broker.ts";
-import { encodeAction } from "../src/codec.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { createAskUser } from "../src/broker/broker.ts";
+import { createTextChannel } from "../src/channels/text.ts";
+import { encodeAction } from "../src/prompt/codec.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
-import { createTextChannel } from "../src/text-channel.ts";
 import { deployInput, recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 
 const room = { channel: "chat", conversation: "room-1" };

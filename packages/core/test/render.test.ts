@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAskUserInput } from "../src/normalize.ts";
-import { renderPromptText, renderSummary } from "../src/render.ts";
+import { renderPromptText, renderSummary } from "../src/prompt/render.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
 import { sampleRecord } from "../src/testing/records.ts";
 
 const at1405 = Date.UTC(2026, 11, 2, 14, 5);

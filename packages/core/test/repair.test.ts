@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker.ts";
-import { encodeAction } from "../src/codec.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
-import type { QuestionStore } from "../src/store.ts";
+import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker/broker.ts";
+import type { QuestionRecord } from "../src/model/types.ts";
+import type { QuestionStore } from "../src/ports/store.ts";
+import { encodeAction } from "../src/prompt/codec.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock, type FakeClock } from "../src/testing/fake-clock.ts";
 import { sampleRecord } from "../src/testing/records.ts";
-import type { QuestionRecord } from "../src/types.ts";
 import { recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 
 const room = { channel: "chat", conversation: "room-1" };
@@ -210,7 +210,7 @@ describe("closing right after an answer", () => {
   it("still edits the summary when the store wakes the waiter before the write call returns", async () => {
     const clock = createFakeClock(T0);
     const inner = createMemoryStore();
-    const listeners = new Set<(change: import("../src/store.ts").StoreChange) => void>();
+    const listeners = new Set<(change: import("../src/ports/store.ts").StoreChange) => void>();
     // A store that tells its subscribers first and returns from the write later (a worker thread's order).
     const store: QuestionStore = {
       ...inner,

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { interpretReply } from "../src/interpret.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
-import { type RenderOptions, renderPromptText } from "../src/render.ts";
-import type { Prompt, PromptQuestion } from "../src/schema.ts";
-import { compareKey, stripRecommended } from "../src/text.ts";
-import type { Answers } from "../src/types.ts";
+import type { Answers } from "../src/model/types.ts";
+import { type RenderOptions, renderPromptText } from "../src/prompt/render.ts";
+import { compareKey, stripRecommended } from "../src/prompt/text.ts";
+import { interpretReply } from "../src/reply/interpret.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
+import type { Prompt, PromptQuestion } from "../src/schema/schema.ts";
 import { T0 } from "./helpers.ts";
 import { readRenderedPrompt, type ShownPrompt } from "./model-rendered-prompt.ts";
 

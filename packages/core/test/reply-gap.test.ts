@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, createAskUser } from "../src/broker.ts";
-import { REPLY_GAP_WAIT_MS } from "../src/broker-reply-gap.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
+import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
+import { REPLY_GAP_WAIT_MS } from "../src/broker/reply-gap.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 import { deployInput, recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 

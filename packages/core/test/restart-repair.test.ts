@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker.ts";
-import { LIVENESS_TTL_MS } from "../src/broker-liveness.ts";
-import { createMemoryStore } from "../src/memory-store.ts";
-import type { QuestionStore } from "../src/store.ts";
+import { type AskUserBroker, type AskUserOptions, createAskUser } from "../src/broker/broker.ts";
+import { LIVENESS_TTL_MS } from "../src/broker/liveness.ts";
+import type { QuestionStore } from "../src/ports/store.ts";
+import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock, type FakeClock } from "../src/testing/fake-clock.ts";
 import { deployInput, type RecordingChannel, recordingChannel, recordingLogger, T0 } from "./helpers.ts";
 

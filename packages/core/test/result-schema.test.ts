@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { toPublicQuestion } from "../src/public-question.ts";
-import { askUserResultSchema } from "../src/result-schema.ts";
+import { toPublicQuestion } from "../src/broker/public-question.ts";
+import { type AskUserResult, resultOf, TERMINAL_STATUSES } from "../src/model/types.ts";
+import { askUserResultSchema } from "../src/schema/result-schema.ts";
 import { sampleRecord } from "../src/testing/records.ts";
-import { type AskUserResult, resultOf, TERMINAL_STATUSES } from "../src/types.ts";
 
 describe("askUserResultSchema", () => {
   it("accepts the result of a record in every final status", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askUserResultText } from "../src/result-text.ts";
+import { askUserResultText } from "../src/schema/result-text.ts";
 
 describe("askUserResultText", () => {
   it("reads answers in the order asked, lists with commas, and ambiguous values as JSON", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { InvalidAskUserInputError } from "../src/errors.ts";
-import { normalizeAskUserInput } from "../src/normalize.ts";
+import { InvalidAskUserInputError } from "../src/model/errors.ts";
+import { normalizeAskUserInput } from "../src/schema/normalize.ts";
 import {
   type AskUserInput,
   askUserInputSchema,
@@ -8,8 +8,8 @@ import {
   type Prompt,
   type PromptOption,
   type PromptQuestion,
-} from "../src/schema.ts";
-import { askUserTool } from "../src/tool.ts";
+} from "../src/schema/schema.ts";
+import { askUserTool } from "../src/schema/tool.ts";
 
 const family = "👨‍👩‍👧‍👦"; // one grapheme cluster, 11 UTF-16 units
 const accented = "e\u0301"; // one grapheme cluster, 2 UTF-16 units

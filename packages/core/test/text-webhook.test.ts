@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { channelPlugin } from "../src/channels/text-webhook.ts";
 import {
   type AskUserBroker,
   ChannelError,
@@ -11,7 +12,6 @@ import {
   InvalidChannelConfigError,
   isChannelPlugin,
 } from "../src/index.ts";
-import { channelPlugin } from "../src/text-webhook.ts";
 
 const input = {
   questions: [

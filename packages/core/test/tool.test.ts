@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askUserTool, askUserToolFor } from "../src/tool.ts";
+import { askUserTool, askUserToolFor } from "../src/schema/tool.ts";
 
 describe("the model-facing tool", () => {
   it("is named ask_user and carries the model guidance", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { applyAnswers, keepBefore } from "../src/broker/transitions.ts";
 import { sampleRecord } from "../src/testing/records.ts";
-import { applyAnswers, keepBefore } from "../src/transitions.ts";
 
 describe("keepBefore, the record as it was before a change", () => {
   it("is not changed by a change function that changes the record it is given, deep inside too", () => {

@@ -4,7 +4,7 @@
  * cuts first and stops at the first view that fits. It shortens the longest texts first, and never drops
  * a question, its header, an option's label, the audience line or a control. Pure.
  */
-import { clipText } from "../text.ts";
+import { clipText } from "./text.ts";
 import type { PromptView, QuestionView } from "./view.ts";
 
 /**

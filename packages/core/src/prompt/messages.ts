@@ -6,7 +6,7 @@
  * chose. Bounded (most recent messages); nothing here is needed across a restart: a restarted process
  * shows a form's first open question again. Pure (no platform, no I/O of its own).
  */
-import type { QuestionRecord } from "../types.ts";
+import type { QuestionRecord } from "../model/types.ts";
 
 /** One edit a channel would make: what it shows (compared with the last one sent) and how to send it. */
 export interface PromptEdit {

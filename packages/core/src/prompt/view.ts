@@ -4,10 +4,11 @@
  * with their encoded payloads and picked state, the status lines, the footer. A channel only turns a view
  * into its platform's format (`fitView` shortens it to the platform's limits first). Pure.
  */
-import { encodeAction } from "../codec.ts";
-import { formatTime, messagesFor } from "../i18n.ts";
-import { isRecommended } from "../text.ts";
-import type { QuestionRecord } from "../types.ts";
+
+import type { QuestionRecord } from "../model/types.ts";
+import { encodeAction } from "./codec.ts";
+import { formatTime, messagesFor } from "./i18n.ts";
+import { isRecommended } from "./text.ts";
 
 /**
  * How the prompt is shown: `buttons` (one single-select question, one button per option), `form` (native

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../ports/clock.ts";
 
 /** A clock for tests: time stands still until `advance`. */
 export interface FakeClock extends Clock {

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { QuestionStore } from "../store.ts";
+import type { QuestionStore } from "../ports/store.ts";
 import { sampleRecord } from "./records.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { QuestionRecord } from "../types.ts";
+import type { QuestionRecord } from "../model/types.ts";
 
 let counter = 0;
 

@@ -1,6 +1,6 @@
-import type { Coordination } from "../coordination.ts";
-import { createMemoryStore } from "../memory-store.ts";
-import type { QuestionStore } from "../store.ts";
+import type { Coordination } from "../ports/coordination.ts";
+import type { QuestionStore } from "../ports/store.ts";
+import { createMemoryStore } from "../stores/memory.ts";
 
 /** A store whose writes wait while `slow` is true (set it at any time). */
 export type SlowStore = QuestionStore & { slow: boolean };

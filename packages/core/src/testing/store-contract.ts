@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AskUserError } from "../errors.ts";
-import type { QuestionStore, StoreChange } from "../store.ts";
-import type { QuestionRecord } from "../types.ts";
+import { AskUserError } from "../model/errors.ts";
+import type { QuestionRecord } from "../model/types.ts";
+import type { QuestionStore, StoreChange } from "../ports/store.ts";
 import { coordinationContractTests } from "./coordination-contract.ts";
 import { listContractTests } from "./list-contract.ts";
 import { sampleRecord } from "./records.ts";
