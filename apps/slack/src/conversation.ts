@@ -7,6 +7,14 @@
  * message inside a thread is `<conversation>:<thread_ts>`.
  */
 
+/** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
+export interface Place {
+  channel: string;
+  threadTs?: string;
+  /** The conversation is a person's direct messages with the app. */
+  direct: boolean;
+}
+
 /** A parsed conversation id. */
 export interface SlackConversation {
   /** The channel id, or the user id for direct messages. */

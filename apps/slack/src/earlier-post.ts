@@ -6,15 +6,23 @@
  * Reading history needs `channels:history`, `groups:history`, `im:history` (and `mpim:history`); without
  * them (`missing_scope`), or when the look-up fails otherwise, the prompt is posted again, and logged.
  */
-import { ChannelError, describeError, type QuestionRecord } from "@ask-user/core";
+import { type AskUserLogger, ChannelError, describeError, type QuestionRecord } from "@ask-user/core";
 import type { webApi } from "@slack/bolt";
+import type { Place } from "./conversation.ts";
 import {
   EARLIER_POST_CLOCK_SKEW_MS,
   EARLIER_POST_PAGE_LIMIT,
   EARLIER_POST_PAGES_MAX,
   PROMPT_EVENT_TYPE,
 } from "./limits.ts";
-import type { Outbound, Place } from "./outbound.ts";
+
+/** What the look-up needs of the outbound side (`outbound.ts`). */
+interface HistoryReader {
+  name: string;
+  client: webApi.WebClient;
+  logger: AskUserLogger;
+  call<T>(method: string, work: () => Promise<T>): Promise<T>;
+}
 
 /** The metadata a prompt of `questionId` is posted with. */
 export function promptMetadata(questionId: string) {
@@ -40,7 +48,7 @@ export interface EarlierPosts {
 const slackTs = (epochMs: number) => `${Math.max(0, Math.floor(epochMs / 1000))}.000000`;
 
 /** Creates the finder; a missing scope is logged once per channel, other failures each time. */
-export function createEarlierPosts(out: Outbound): EarlierPosts {
+export function createEarlierPosts(out: HistoryReader): EarlierPosts {
   let scopeLogged = false;
   const page = async (place: Place, oldest: string, cursor: string | undefined) => {
     const window = {

@@ -2,9 +2,13 @@
  * Slack Web API failures → core's `ChannelError`, in one place: Slack said no (`{ ok: false, error }`:
  * "refused", with Slack's error code), the network failed or Slack answered 5xx ("unreachable": it may
  * or may not have happened), or Slack said later (429 / `ratelimited`: "rate_limited" with Retry-After).
+ * And which failures the WebClient tries again: a 429 only ({@link SLACK_RETRY_POLICY}) — a post whose
+ * connection failed may have reached Slack, and sending it again could leave a second prompt with live
+ * controls (calls safe to repeat are retried by `outbound.ts`).
  */
 import { ChannelError, describeError } from "@ask-user/core";
 import { webApi } from "@slack/bolt";
+import { RATE_LIMIT_RETRIES_MAX, RATE_LIMIT_RETRY_TIME_MAX_MS } from "./limits.ts";
 
 const CHANNEL = "slack";
 
@@ -105,3 +109,26 @@ export function isRateLimitWait(error: unknown): boolean {
 export function isSettledEditError(error: unknown): boolean {
   return isCallError(error) && error.code === webApi.ErrorCode.PlatformError && GONE.has(error.data.error);
 }
+
+/** The WebClient's `retryConfig` type plus the hook its retry loop (p-retry) calls after each failure. */
+export type SlackRetryPolicy = webApi.RetryOptions & { onFailedAttempt(error: Error): void };
+
+/**
+ * The WebClient retry policy of the plugin's app, for yours too: a rate-limited call (429) is tried
+ * again after Slack's `Retry-After`, at most 3 times and not past one minute; every other failure ends at
+ * once (the SDK's default tries every failure of every method again, 10 times over about 30 minutes —
+ * a post whose connection dropped included). p-retry's `onFailedAttempt` stops the retries by throwing.
+ *
+ * @example
+ * new App({ token, appToken, socketMode: true, clientOptions: { retryConfig: SLACK_RETRY_POLICY } });
+ */
+export const SLACK_RETRY_POLICY: Readonly<SlackRetryPolicy> = Object.freeze({
+  retries: RATE_LIMIT_RETRIES_MAX,
+  factor: 2,
+  minTimeout: 500,
+  maxTimeout: 5000,
+  maxRetryTime: RATE_LIMIT_RETRY_TIME_MAX_MS,
+  onFailedAttempt(error: Error) {
+    if (!isRateLimitWait(error)) throw error;
+  },
+});

@@ -1,25 +1,78 @@
 /**
- * Slack requests → core calls, as one Bolt global middleware: our button taps (`actions.ts`), our
- * Other… modal's submissions (`views.ts`) and messages that answer a question (`messages.ts`). Requests
- * that are not ours go on with `next()` to the host app's listeners.
+ * Slack requests → core calls, as one Bolt global middleware: our button taps (`taps.ts`), our Other…
+ * modal's submissions (`other-modal.ts`) and people's messages that answer a question (here: a reply in
+ * a question's thread goes to it, otherwise core's routing rules; the text as typed, `reply-text.ts`).
+ * Requests that are not ours go on with `next()` to the host app's listeners. Bolt acknowledges events
+ * itself before any middleware runs.
  */
-import { describeError } from "@ask-user/core";
+import { describeError, type ReplyEvent } from "@ask-user/core";
 import type {
   AllMiddlewareArgs,
   AnyMiddlewareArgs,
   BlockAction,
+  EnvelopedEvent,
   Middleware,
   SlackActionMiddlewareArgs,
   SlackEventMiddlewareArgs,
   SlackViewMiddlewareArgs,
+  types,
   ViewResponseAction,
   ViewSubmitAction,
 } from "@slack/bolt";
-import { onTap, ourTap } from "./actions.ts";
-import { eventKey } from "./dedupe.ts";
-import type { InboundDeps } from "./inbound-context.ts";
-import { botUserOf, onMessage } from "./messages.ts";
-import { onSubmission, ourSubmission } from "./views.ts";
+import { formatMessageRef, threadOf } from "./conversation.ts";
+import { conversationOf, type InboundDeps, person } from "./inbound-context.ts";
+import { eventKey } from "./ingress/dedupe.ts";
+import { onSubmission, ourSubmission } from "./other-modal.ts";
+import { replyText } from "./reply-text.ts";
+import { onTap, ourTap } from "./taps.ts";
+
+/** A message a person wrote: plain, broadcast from a thread, or with files. Edits, joins, bots are not. */
+type PersonMessage =
+  | types.GenericMessageEvent
+  | types.ThreadBroadcastMessageEvent
+  | types.FileShareMessageEvent;
+
+function byPerson(event: types.MessageEvent): event is PersonMessage {
+  const { subtype } = event;
+  if (subtype !== undefined && subtype !== "thread_broadcast" && subtype !== "file_share") return false;
+  return !("bot_id" in event && event.bot_id !== undefined);
+}
+
+/** The bot's own user id: Bolt's context (from `auth.test`), else the event's authorization. */
+export function botUserOf(body: EnvelopedEvent, contextBotUserId: string | undefined): string | undefined {
+  const authorization = body.authorizations?.[0];
+  return contextBotUserId ?? (authorization?.is_bot ? authorization.user_id : undefined);
+}
+
+/** Handles a message; true when it was an answer to something (then it is not passed on). */
+export async function onMessage(
+  deps: InboundDeps,
+  event: types.MessageEvent,
+  botUserId: string | undefined,
+): Promise<boolean> {
+  if (!byPerson(event)) return false;
+  const { user: userId, channel: channelId, ts, text } = event;
+  if (!userId || !channelId || !ts || typeof text !== "string") return false;
+  const base = conversationOf(channelId, userId);
+  const threadTs = threadOf(event);
+  const who = await person(deps, userId);
+  const common = { channel: deps.name, userId, text: replyText(text, botUserId), ...who };
+  const { broker } = deps;
+  if (threadTs !== undefined) {
+    // A question posted into this thread (target `C…:<thread_ts>`) first, then the thread's parent.
+    const reply: ReplyEvent = {
+      ...common,
+      conversation: conversationOf(channelId, userId, threadTs),
+      replyTo: threadTs,
+      messageId: formatMessageRef({ ts, threadTs }),
+    };
+    if ((await broker.handleReply(reply)).kind !== "ignored") return true;
+    return (await broker.handleReply({ ...reply, conversation: base })).kind !== "ignored";
+  }
+  // Notices react to the person's message or answer in its thread (in a DM: below it; see notices.ts).
+  const reply: ReplyEvent = { ...common, conversation: base, messageId: ts };
+  return (await broker.handleReply(reply)).kind !== "ignored";
+}
 
 /**
  * Bolt's request types by `body.type` (Bolt types middleware arguments as a union it does not

@@ -1,51 +1,66 @@
 /**
- * What the channel's outbound side (prompts, notices) shares: the WebClient, where a conversation is
- * posted, and calls whose failures reach core as `ChannelError` — posts once, edits and other calls that
- * are safe to repeat with `retryIdempotent` (see `retry.ts`).
+ * The Web API calls the channel makes, failures as `ChannelError` (`errors.ts`): where a conversation is
+ * posted, the prompt posted (once: a post whose connection failed may have reached Slack), re-rendered
+ * while a form's draft changes and edited to its summary — edits, `conversations.open` and
+ * `reactions.add` are safe to repeat and tried again while Slack cannot be reached. A prompt message's
+ * edits go through core's `PromptMessages`: one at a time, none after the summary, none that would show
+ * the same.
  */
-import { type AskUserBroker, AskUserError, type AskUserLogger } from "@ask-user/core";
+import {
+  type AskUserBroker,
+  AskUserError,
+  type AskUserLogger,
+  ChannelError,
+  createPromptMessages,
+  type DeliverRequest,
+  type DeliveryRef,
+  type FinalizeRequest,
+  isFormPrompt,
+  promptAudience,
+  type RefreshRequest,
+} from "@ask-user/core";
 import type { webApi } from "@slack/bolt";
-import { conversationProblem, parseConversation } from "./conversation.ts";
+import { conversationProblem, type Place, parseConversation } from "./conversation.ts";
+import { type EarlierPosts, promptMetadata } from "./earlier-post.ts";
 import { isSettledEditError, toChannelError } from "./errors.ts";
-import type { SlackMessage } from "./render.ts";
-import { retryIdempotent } from "./retry.ts";
+import { IDEMPOTENT_ATTEMPTS_MAX, IDEMPOTENT_RETRY_DELAY_MS } from "./limits.ts";
+import { promptMessage, renderSummary, type SlackMessage } from "./render.ts";
 import type { People } from "./users.ts";
 
-/** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
-export interface Place {
-  channel: string;
-  threadTs?: string;
-  /** The conversation is a person's direct messages with the app. */
-  direct: boolean;
+/**
+ * Runs a call that is safe to repeat, trying it again while it fails as `unreachable` (a dropped
+ * connection, a timeout, a 5xx): at most {@link IDEMPOTENT_ATTEMPTS_MAX} tries, pausing 0.5 s, then 1 s.
+ * `work` throws `ChannelError`; any other failure ends at once.
+ */
+export async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const again =
+        error instanceof ChannelError && error.failure === "unreachable" && attempt < IDEMPOTENT_ATTEMPTS_MAX;
+      if (!again) throw error;
+      await new Promise((resolve) => setTimeout(resolve, IDEMPOTENT_RETRY_DELAY_MS * 2 ** (attempt - 1)));
+    }
+  }
 }
 
-/** The outbound side's dependencies and helpers. */
-export interface Outbound {
-  /** The channel name in targets (`slack`). */
-  name: string;
-  client: webApi.WebClient;
-  logger: AskUserLogger;
-  /** The broker once `attach` gave it (refresh checks whether a question ended meanwhile). */
-  broker(): AskUserBroker | undefined;
-  /** Where `conversation` is posted; a conversation that is none throws `AskUserError("invalid_input")`. */
-  where(conversation: string): Promise<Place>;
-  /** Runs a call once; a failure is a `ChannelError` for `method`. */
-  call<T>(method: string, work: () => Promise<T>): Promise<T>;
-  /** Runs a call that is safe to repeat, again while Slack cannot be reached. */
-  idempotent<T>(method: string, work: () => Promise<T>): Promise<T>;
-  /** Edits a message; one that is gone (or its channel) counts as done. */
-  edit(channel: string, ts: string, message: SlackMessage): Promise<void>;
-}
+/** The outbound side: its dependencies, the calls, and the prompt's life (deliver, refresh, finalize). */
+export type Outbound = ReturnType<typeof createOutbound>;
 
-/** Creates the outbound helpers over a WebClient with the bot token. */
+/** Creates the outbound side over a WebClient with the bot token. */
 export function createOutbound(options: {
   name: string;
   client: webApi.WebClient;
   logger: AskUserLogger;
   people: People;
+  /** The broker once started (refresh checks whether a question ended meanwhile). */
   broker(): AskUserBroker | undefined;
-}): Outbound {
-  const { client } = options;
+}) {
+  const { name, client, logger } = options;
+  const messages = createPromptMessages();
+
+  /** Runs a call once; a failure is a `ChannelError` for `method`. */
   const call = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -53,33 +68,113 @@ export function createOutbound(options: {
       throw toChannelError(error, method);
     }
   };
+  /** Runs a call that is safe to repeat, again while Slack cannot be reached. */
   const idempotent = <T>(method: string, work: () => Promise<T>) => retryIdempotent(() => call(method, work));
-  return {
-    name: options.name,
-    client,
-    logger: options.logger,
-    broker: options.broker,
-    call,
-    idempotent,
-    async where(conversation) {
-      const address = parseConversation(conversation);
-      if (!address) throw new AskUserError("invalid_input", conversationProblem(conversation));
-      const channel = address.user
-        ? await idempotent("conversations.open", () => options.people.dm(address.base))
-        : address.base;
-      const place: Place = { channel, direct: address.user };
-      if (address.threadTs !== undefined) place.threadTs = address.threadTs;
-      return place;
-    },
-    async edit(channel, ts, message) {
-      await retryIdempotent(async () => {
-        try {
-          const blocks = message.blocks ? { blocks: message.blocks } : {};
-          await client.chat.update({ channel, ts, text: message.text, ...blocks });
-        } catch (error) {
-          if (!isSettledEditError(error)) throw toChannelError(error, "chat.update");
-        }
+
+  /** Where `conversation` is posted; a conversation that is none throws `AskUserError("invalid_input")`. */
+  async function where(conversation: string): Promise<Place> {
+    const address = parseConversation(conversation);
+    if (!address) throw new AskUserError("invalid_input", conversationProblem(conversation));
+    const channel = address.user
+      ? await idempotent("conversations.open", () => options.people.dm(address.base))
+      : address.base;
+    return {
+      channel,
+      direct: address.user,
+      ...(address.threadTs === undefined ? {} : { threadTs: address.threadTs }),
+    };
+  }
+
+  /** Edits a message; one that is gone (or its channel) counts as done. */
+  async function edit(channel: string, ts: string, message: SlackMessage): Promise<void> {
+    await retryIdempotent(async () => {
+      try {
+        const blocks = message.blocks ? { blocks: message.blocks } : {};
+        await client.chat.update({ channel, ts, text: message.text, ...blocks });
+      } catch (error) {
+        if (!isSettledEditError(error)) throw toChannelError(error, "chat.update");
+      }
+    });
+  }
+
+  /**
+   * Posts the prompt to `record.target` with metadata naming its question; its `ts` is the delivery's
+   * message id. A re-send (repair) first adopts the question's earlier post when Slack lists it
+   * (`earlier-post.ts`), so that a post that reached Slack just before a crash is not doubled.
+   */
+  async function deliver(request: DeliverRequest, earlier: EarlierPosts): Promise<DeliveryRef> {
+    const { record, forName } = request;
+    if (!record.target) throw new AskUserError("invalid_input", "The question has no target conversation.");
+    const place = await where(record.target.conversation);
+    if (request.resend) {
+      const adopted = await earlier.find(place, record);
+      if (adopted !== undefined) {
+        logger.warn(
+          { channel: name, questionId: record.id, messageId: adopted },
+          `${name}: the prompt was posted before the crash; keeping that message`,
+        );
+        return { messageId: adopted };
+      }
+    }
+    const { layout: _, ...message } = promptMessage(record, {
+      buttons: request.buttons,
+      ...(forName === undefined ? {} : { forName }),
+    });
+    const result = await call("chat.postMessage", () =>
+      client.chat.postMessage({
+        channel: place.channel,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks } : {}),
+        ...(place.threadTs === undefined ? {} : { thread_ts: place.threadTs }),
+        metadata: promptMetadata(record.id),
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+    if (!result.ts) {
+      throw new ChannelError(name, "unreachable", "Slack answered chat.postMessage without a message ts", {
+        method: "chat.postMessage",
       });
-    },
-  };
+    }
+    messages.sent(`${place.channel}:${result.ts}`, record, JSON.stringify(message));
+    return { messageId: result.ts };
+  }
+
+  /** Edits a delivered prompt to its summary (after the edits in flight); a message that is gone counts as done. */
+  async function finalize(request: FinalizeRequest): Promise<void> {
+    const { channel } = await where(request.delivery.conversation);
+    const ts = request.delivery.messageId;
+    const summary = renderSummary(request.record, { channel: name, locale: request.locale });
+    await messages.end(`${channel}:${ts}`, () => edit(channel, ts, summary));
+  }
+
+  /**
+   * Shows a form's changed draft in its message (`chat.update` with each group's new selection). Then,
+   * if the question ended while the edit was on its way (a Send that won the race on another instance),
+   * the summary is edited in again, so that it is the last edit whatever order Slack got the two in.
+   */
+  async function refresh(request: RefreshRequest): Promise<void> {
+    const { record, delivery } = request;
+    if (!isFormPrompt(record)) return; // buttons and text show no draft
+    const place = await where(delivery.conversation);
+    const forName = promptAudience(record, place.direct);
+    const key = `${place.channel}:${delivery.messageId}`;
+    await messages.show(key, record, (latest) => {
+      const { layout, ...message } = promptMessage(latest, {
+        buttons: false,
+        ...(forName === undefined ? {} : { forName }),
+      });
+      // A form asked as text shows no draft either.
+      const send = () =>
+        layout === "form" ? edit(place.channel, delivery.messageId, message) : Promise.resolve();
+      return { sameness: JSON.stringify(message), send };
+    });
+    const latest = await options.broker()?.get(record.id);
+    if (latest && latest.status !== "pending" && !messages.ended(key)) {
+      const summary = renderSummary(latest, { channel: name, locale: latest.locale });
+      await messages.serial(key, () => edit(place.channel, delivery.messageId, summary));
+    }
+  }
+
+  return { name, client, logger, call, idempotent, where, edit, deliver, finalize, refresh };
 }

@@ -1,7 +1,7 @@
 /**
  * The Slack channel as a `ChannelPlugin`: what a host (the gateway, the standalone runner, your own
- * server) lists to run Slack. Light on purpose — core and the config reader only; `create` loads Bolt,
- * so a host without `SLACK_BOT_TOKEN` never does.
+ * server) lists to run Slack. Light on purpose — core, the config reader and conversation ids only;
+ * `create` loads Bolt (`adapter.ts`), so a host without `SLACK_BOT_TOKEN` never does.
  *
  * @example
  * ```ts
@@ -14,20 +14,19 @@
  * }
  * ```
  */
-import { type ChannelPlugin, requiredVariablesSet } from "@ask-user/core";
-import { readSlackConfig, SLACK_VARIABLES, type SlackConfig } from "./config.ts";
+import { defineChannel } from "@ask-user/core";
+import { readSlackConfig, SLACK_VARIABLES } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
 /** The Slack channel plugin: `name` `"slack"`, configured by the `SLACK_*` variables. */
-export const channelPlugin: ChannelPlugin<SlackConfig> = {
+export const channelPlugin = defineChannel({
   name: "slack",
   title: "Slack",
   variables: SLACK_VARIABLES,
-  enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readSlackConfig,
   parseConversation,
   async create(context) {
-    const { create } = await import("./instance.ts");
+    const { create } = await import("./adapter.ts");
     return create(context);
   },
-};
+});

@@ -1,26 +1,37 @@
 /**
- * Prompt → Block Kit, pure: a lone single-select question as buttons, readable text, notices and the
- * summary (forms: `form.ts`; the Other… modal: `modal.ts`). Agent text (headers, questions, labels,
- * descriptions) is data: it is escaped for mrkdwn (`&`, `<`, `>`), so `<!channel>` or `<@U…>` in it
- * mentions nobody, and it is shortened to fit Slack's limits (descriptions first), never refused. The
- * only mentions are the ones this app writes: "For <@U…>" on a prompt and the names in private notices.
+ * Core's prompt view → Block Kit, pure: `buttons` (a lone single-select question: one button per option,
+ * Other…, Skip), `form` (per question radio buttons or checkboxes and Other…, then Send and Skip) or
+ * `text` (core's readable text). Core's `fitView` shortens the view until every text fits Slack's
+ * limits. Agent text is data: it is escaped for mrkdwn (`&`, `<`, `>`), so `<!channel>` or `<@U…>` in it
+ * mentions nobody. The only mentions are the ones this app writes: "For <@U…>" on a prompt, the
+ * attribution of a summary and the names in private notices.
  */
 import {
+  buildPromptView,
   clipText,
-  encodeAction,
+  decodeAction,
+  fitView,
   formatTime,
   messagesFor,
-  type PromptQuestion,
+  type PromptView,
   type QuestionRecord,
+  type QuestionView,
+  renderPromptText,
+  renderViewText,
+  renderSummary as summaryOf,
 } from "@ask-user/core";
 import type { types } from "@slack/bolt";
 import {
   BUTTON_TEXT_MAX_CHARS,
+  CHOICE_OPTIONS_MAX,
   CONTEXT_TEXT_MAX_CHARS,
   MESSAGE_TEXT_MAX_CHARS,
+  OPTION_DESCRIPTION_MAX_CHARS,
+  OPTION_TEXT_MAX_CHARS,
   SAME_DAY_WINDOW_MS,
   SECTION_TEXT_MAX_CHARS,
 } from "./limits.ts";
+import { mention } from "./users.ts";
 
 /** A message body for `chat.postMessage` / `chat.update`: the `text` fallback is always set. */
 export interface SlackMessage {
@@ -61,8 +72,8 @@ export function slackDate(epochMs: number, fallback: string): string {
 
 /**
  * A moment in the reader's own time zone for a notice (`Channel.formatTime`): `<!date^…^{time}|14:05 UTC>`,
- * with the date too (`{date_short} {time}`) when it is not within 12 hours of `nowMs`. The fallback, for
- * clients that cannot render it, is core's UTC time.
+ * with the date too (`{date_short} {time}`) when it is not within 12 hours of `nowMs`; the fallback is
+ * core's UTC time.
  */
 export function slackTime(epochMs: number, locale: string, nowMs: number): string {
   const near = Math.abs(epochMs - nowMs) < SAME_DAY_WINDOW_MS;
@@ -73,116 +84,230 @@ export function slackTime(epochMs: number, locale: string, nowMs: number): strin
 /** A user mention exactly: `<@U0ALICE>`. */
 const MENTION = /^<@[UW][A-Z0-9]{2,}>$/;
 
-/**
- * "For <name>" (SPEC §6) as mrkdwn: a mention `<@U…>` stays one (Slack shows the person's name and
- * notifies them: the question is theirs); any other name is escaped.
- */
-export function forLine(forName: string, locale: string): string {
-  return messagesFor(locale).forWhom(MENTION.test(forName) ? forName : escapeWithin(forName, 200));
+/** What the prompt's text lines need of a view: its locale, deadline and audience. */
+type Frame = Pick<PromptView, "locale" | "expires" | "audience">;
+
+/** "For <name>" (SPEC §6) as mrkdwn: a mention `<@U…>` stays one (the question is theirs); else escaped. */
+function forText(view: Frame): string | undefined {
+  if (!view.audience) return undefined;
+  const { name } = view.audience;
+  return messagesFor(view.locale).forWhom(MENTION.test(name) ? name : escapeWithin(name, 200));
 }
+
+/** The "For …" section of a prompt in a shared conversation. */
+function forLine(view: PromptView): types.KnownBlock[] {
+  const text = forText(view);
+  return text === undefined ? [] : [{ type: "section", text: { type: "mrkdwn", text } }];
+}
+
+/**
+ * Slack's view of a record: buttons when the broker says so, a form when every question fits one radio
+ * button or checkbox group (10 options), every question shown at once (Send and Skip carry the first
+ * question's token).
+ */
+export function slackView(
+  record: QuestionRecord,
+  options: { buttons: boolean; forName?: string },
+): PromptView {
+  return buildPromptView(record, {
+    buttons: options.buttons,
+    forms: { maxOptions: CHOICE_OPTIONS_MAX },
+    shown: 0,
+    ...(options.forName === undefined ? {} : { forName: options.forName }),
+  });
+}
+
+/** The most a text may take: the limit when drawing for Slack, unbounded while `fitView` measures. */
+type Cap = (limit: number) => number;
+const exact: Cap = (limit) => limit;
+const unbounded: Cap = () => Number.POSITIVE_INFINITY;
 
 /** A question's header in bold (numbered in a form of several: `*2) Regions*`) and the question. */
-export function headline(question: PromptQuestion, number?: number): string {
-  const header = escapeWithin(`${number === undefined ? "" : `${number}) `}${question.header}`, 200);
-  return `*${header}*\n${escapeWithin(question.question, SECTION_TEXT_MAX_CHARS - header.length - 3)}`;
+export function headline(question: QuestionView, cap: Cap = exact): string {
+  const number = question.number === undefined ? "" : `${question.number}) `;
+  const header = escapeWithin(`${number}${question.header}`, 200);
+  return `*${header}*\n${escapeWithin(question.question, cap(SECTION_TEXT_MAX_CHARS - header.length - 3))}`;
 }
 
-/** The option descriptions as mrkdwn lines, descriptions shortened evenly to fit one context element. */
-export function descriptionLines(question: PromptQuestion): string | undefined {
-  const described = question.options.filter((o) => o.description);
+/** The option descriptions as mrkdwn lines (`*Label* — description`), for a context block. */
+function descriptionLines(question: QuestionView): string | undefined {
+  const described = question.options.filter((option) => option.description);
   if (described.length === 0) return undefined;
-  const lines = (share: number) =>
-    question.options
-      .filter((o) => o.description)
-      .map((o) => `*${escapeWithin(o.label, 200)}* — ${escapeWithin(o.description ?? "", share)}`)
-      .join("\n");
-  const full = lines(Number.POSITIVE_INFINITY);
-  if (full.length <= CONTEXT_TEXT_MAX_CHARS) return full;
-  const fixed = lines(0).length;
-  return lines(Math.max(1, Math.floor((CONTEXT_TEXT_MAX_CHARS - fixed) / described.length)));
+  return described
+    .map((o) => `*${escapeWithin(o.label, 200)}* — ${escapeMrkdwn(o.description ?? "")}`)
+    .join("\n");
 }
 
-/** A button whose `action_id` and `value` are core's action data; its label cut to 75 with "…". */
-export function button(text: string, data: string, primary = false): types.Button {
+/** A button whose `action_id` and `value` are core's action payload; its label cut to 75 with "…". */
+function button(text: string, action: string, primary = false): types.Button {
   const element: types.Button = {
     type: "button",
     text: { type: "plain_text", text: clipText(text, BUTTON_TEXT_MAX_CHARS), emoji: true },
-    action_id: data,
-    value: data,
+    action_id: action,
+    value: action,
   };
   if (primary) element.style = "primary";
   return element;
 }
 
 /** The deadline line in the reader's local time (`Expires at <!date^…>.`); the fallback has the date. */
-export function deadline(record: QuestionRecord, locale: string): string {
+function deadline(view: Frame): string {
   // A "now" on another day makes formatTime include the date: the fallback must not assume today.
-  const fallback = formatTime(record.expiresAt, locale, record.expiresAt - 86_400_000);
-  return messagesFor(locale).expiresAt(slackDate(record.expiresAt, fallback));
+  const fallback = formatTime(view.expires.at, view.locale, view.expires.at - 86_400_000);
+  return messagesFor(view.locale).expiresAt(slackDate(view.expires.at, fallback));
 }
 
+/** The token of a question (its controls' `block_id`s), from its payload. */
+const tokenOf = (question: QuestionView | undefined) =>
+  question ? (decodeAction(question.choose)?.token ?? "") : "";
+
 /**
- * One single-select question as Block Kit: "For <@U…>" in a shared conversation, a section with header
- * and question, a context block with the option descriptions and the deadline, and an actions block with
- * one button per option (the recommended first one `primary`), then **Other…** and **Skip**.
- * `action_id` = `value` = core's action codec, unique within the message.
+ * One single-select question: "For <@U…>", a section with header and question, a context with the
+ * option descriptions and the deadline, and one actions block — a button per option (the recommended
+ * first one `primary`), Other…, Skip.
  */
-export function renderQuestion(record: QuestionRecord, locale: string, forName?: string): SlackMessage {
-  const question = record.prompt.questions[0];
-  const token = record.tokens[0];
-  if (!question || token === undefined) throw new TypeError("renderQuestion: the record has no question");
-  const m = messagesFor(locale);
-  const context: types.ContextBlock["elements"] = [];
+function buttonBlocks(view: PromptView, cap: Cap): types.KnownBlock[] {
+  const question = view.questions[0];
+  if (!question) throw new TypeError("renderPrompt: the view has no question");
   const descriptions = descriptionLines(question);
-  if (descriptions) context.push({ type: "mrkdwn", text: descriptions });
-  context.push({ type: "mrkdwn", text: deadline(record, locale) });
-  const buttons = question.options.map((option, index) =>
-    button(
-      option.label,
-      encodeAction(token, { kind: "option", index }),
-      index === 0 && /\(recommended\)\s*$/i.test(option.label),
-    ),
-  );
-  buttons.push(button(m.other, encodeAction(token, { kind: "other" })));
-  buttons.push(button(m.skip, encodeAction(token, { kind: "skip" })));
-  const blocks: types.KnownBlock[] = [];
-  if (forName !== undefined)
-    blocks.push({ type: "section", text: { type: "mrkdwn", text: forLine(forName, locale) } });
-  return {
-    text: escapeWithin(`${question.header}: ${question.question}`, SECTION_TEXT_MAX_CHARS),
-    blocks: [
-      ...blocks,
-      { type: "section", text: { type: "mrkdwn", text: headline(question) } },
-      { type: "context", elements: context },
-      { type: "actions", block_id: `ask_user.${token}`, elements: buttons },
-    ],
-  };
+  const context = [...(descriptions ? [descriptions] : []), deadline(view)];
+  return [
+    ...forLine(view),
+    { type: "section", text: { type: "mrkdwn", text: headline(question, cap) } },
+    { type: "context", elements: context.map((text) => ({ type: "mrkdwn", text })) },
+    {
+      type: "actions",
+      block_id: `ask_user.${tokenOf(question)}`,
+      elements: [
+        ...question.options.map((o) => button(o.label, o.action, o.index === 0 && o.recommended)),
+        button(question.other.label, question.other.action),
+        button(view.controls.skip.label, view.controls.skip.action),
+      ],
+    },
+  ];
 }
 
 /**
- * Core's readable text as mrkdwn: escaped, its "For <@U…>" line (`forName`, core's first line) kept a
- * mention, its UTC deadline line replaced by one in the reader's local time. The prompt of a question
- * that no native control fits, and the `text` of every form (notifications, search).
+ * One form question: its section (with the own answer the draft holds), the descriptions in a context
+ * when one is longer than an option's 75, and its radio buttons or checkboxes, selected as the draft
+ * says, with Other…. The `block_id` is new in every `version` of the record: Slack's client keeps what a
+ * person selected in a block it knows and shows `initial_option(s)` only for a new one.
  */
-export function renderText(
-  text: string,
-  record: QuestionRecord,
-  locale: string,
-  forName?: string,
-): SlackMessage {
-  const m = messagesFor(locale);
+function questionBlocks(view: PromptView, question: QuestionView, version: number, cap: Cap) {
+  let text = headline(question, cap);
+  if (question.own !== undefined) {
+    const head = `\n_${escapeMrkdwn(messagesFor(view.locale).yourAnswer)}:_ `;
+    text += `${head}${escapeWithin(question.own, Math.max(1, cap(SECTION_TEXT_MAX_CHARS - text.length - head.length)))}`;
+  }
+  const blocks: types.KnownBlock[] = [{ type: "section", text: { type: "mrkdwn", text } }];
+  const inline = question.options.every((o) => (o.description ?? "").length <= OPTION_DESCRIPTION_MAX_CHARS);
+  const described = inline ? undefined : descriptionLines(question);
+  if (described) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: described }] });
+  const options: types.PlainTextOption[] = question.options.map((option) => ({
+    text: { type: "plain_text", text: clipText(option.label, OPTION_TEXT_MAX_CHARS), emoji: true },
+    value: String(option.index),
+    ...(inline && option.description
+      ? { description: { type: "plain_text", text: option.description, emoji: true } }
+      : {}),
+  }));
+  // The very option objects: Slack wants the initial ones to match an option exactly.
+  const selected = options.filter((_, i) => question.options[i]?.picked);
+  const action_id = question.choose;
+  const group: types.Checkboxes | types.RadioButtons = question.multiSelect
+    ? {
+        type: "checkboxes",
+        action_id,
+        options,
+        ...(selected.length > 0 ? { initial_options: selected } : {}),
+      }
+    : { type: "radio_buttons", action_id, options, ...(selected[0] ? { initial_option: selected[0] } : {}) };
+  blocks.push({
+    type: "actions",
+    block_id: `ask_user.${tokenOf(question)}.${version}`,
+    elements: [group, button(question.other.label, question.other.action)],
+  });
+  return blocks;
+}
+
+/** A form: "For <@U…>", each question, how to reply by text and the deadline, then Send and Skip. */
+function formBlocks(view: PromptView, version: number, cap: Cap): types.KnownBlock[] {
+  const { send, skip } = view.controls;
+  const footer = [...view.howToReply.map(escapeMrkdwn), deadline(view)].join("\n");
+  return [
+    ...forLine(view),
+    ...view.questions.flatMap((question) => questionBlocks(view, question, version, cap)),
+    { type: "context", elements: [{ type: "mrkdwn", text: footer }] },
+    {
+      type: "actions",
+      block_id: `ask_user.${tokenOf(view.questions[0])}.send`,
+      elements: [...(send ? [button(send.label, send.action, true)] : []), button(skip.label, skip.action)],
+    },
+  ];
+}
+
+/** Core's readable text as mrkdwn: escaped, "For <@U…>" kept a mention, the deadline in the reader's time. */
+function readableText(text: string, view: Frame): string {
   const lines = escapeMrkdwn(text).split("\n");
-  if (forName !== undefined && lines[0] === escapeMrkdwn(m.forWhom(forName)))
-    lines[0] = forLine(forName, locale);
-  const utcLines = [formatTime(record.expiresAt, locale), formatTime(record.expiresAt, locale, 0)].map((t) =>
-    escapeMrkdwn(m.expiresAt(t)),
-  );
-  const last = lines.length - 1;
-  if (utcLines.includes(lines[last] ?? "")) lines[last] = deadline(record, locale);
-  const out = lines.join("\n");
-  return {
-    text: out.length <= MESSAGE_TEXT_MAX_CHARS ? out : `${out.slice(0, MESSAGE_TEXT_MAX_CHARS - 1)}…`,
-  };
+  const audience = forText(view);
+  if (audience !== undefined) lines[0] = audience;
+  lines[lines.length - 1] = deadline(view);
+  return lines.join("\n");
+}
+
+/** True when every text of `message` is within Slack's limits. */
+function fitsSlack(message: SlackMessage): boolean {
+  if (message.text.length > MESSAGE_TEXT_MAX_CHARS) return false;
+  return (message.blocks ?? []).every((block) => {
+    if (block.type === "section") return (block.text?.text.length ?? 0) <= SECTION_TEXT_MAX_CHARS;
+    if (block.type === "context")
+      return block.elements.every((e) => !("text" in e) || e.text.length <= CONTEXT_TEXT_MAX_CHARS);
+    return true;
+  });
+}
+
+function draw(view: PromptView, version: number, cap: Cap): SlackMessage {
+  if (view.layout === "text") return { text: readableText(renderViewText(view), view) };
+  const blocks = view.layout === "buttons" ? buttonBlocks(view, cap) : formBlocks(view, version, cap);
+  return { text: "", blocks };
+}
+
+/**
+ * The prompt message of `view` (see {@link slackView}), shortened by core's ladder until it fits. Its
+ * `text` (notifications, search, clients without blocks) is the unshortened readable text for a form,
+ * `Header: question` for buttons. `version` is the record's (a form's block ids change with it).
+ */
+export function renderPrompt(view: PromptView, version: number): SlackMessage {
+  const fitted = fitView(view, (v) => fitsSlack(draw(v, version, unbounded)));
+  const message = draw(fitted, version, exact);
+  const question = view.questions[0];
+  if (view.layout === "buttons" && question)
+    message.text = escapeWithin(`${question.header}: ${question.question}`, SECTION_TEXT_MAX_CHARS);
+  if (view.layout === "form")
+    message.text = clipText(readableText(renderViewText(view), view), MESSAGE_TEXT_MAX_CHARS);
+  return message;
+}
+
+/**
+ * The prompt message of `record` as Slack shows it (see {@link slackView}); `layout` says which. A record
+ * built by hand with more options than a group holds (10; the schema allows 4) is core's readable text:
+ * core's view cannot encode an 11th option.
+ */
+export function promptMessage(
+  record: QuestionRecord,
+  options: { buttons: boolean; forName?: string },
+): SlackMessage & { layout: PromptView["layout"] } {
+  if (record.prompt.questions.some((q) => q.options.length > CHOICE_OPTIONS_MAX)) {
+    const { locale, expiresAt, prompt } = record;
+    const forName = options.forName === undefined ? {} : { forName: options.forName };
+    const text = renderPromptText(prompt, { locale, expiresAt, ...forName });
+    const audience = options.forName === undefined ? {} : { audience: { name: options.forName, line: "" } };
+    return {
+      layout: "text",
+      text: readableText(text, { locale, expires: { at: expiresAt, line: "" }, ...audience }),
+    };
+  }
+  const view = slackView(record, options);
+  return { layout: view.layout, ...renderPrompt(view, record.version) };
 }
 
 /** A short message (notice, confirmation): escaped text, no controls. */
@@ -198,35 +323,33 @@ const ESCAPED_TIME = /&lt;(!date\^\d+\^(?:\{date_short\} )?\{time\}\|[^&<>|]*)&g
 
 /**
  * A message only one person sees (a refusal, a hint): escaped like {@link renderNotice}, except that
- * user mentions `<@U…>` stay mentions, which Slack shows as the person's name (SPEC §5: "This question
- * is for <@U0ALICE>." reads "This question is for @alice"), and times from {@link slackTime} stay dates
- * in the reader's time zone ("This question expired at 14:05"). An ephemeral message notifies nobody.
+ * user mentions `<@U…>` stay mentions, which Slack shows as the person's name (SPEC §5), and times from
+ * {@link slackTime} stay dates in the reader's time zone. An ephemeral message notifies nobody.
  */
 export function renderPrivateNotice(text: string): SlackMessage {
   return { text: renderNotice(text).text.replace(ESCAPED_MENTION, "<@$1>").replace(ESCAPED_TIME, "<$1>") };
 }
 
-/** Core's summaries end in their attribution: `✅ Deploy: Staging — @alice`. */
-const ATTRIBUTION = " — ";
-
 /**
- * The after-resolution summary: the same text in a section, which replaces every block (controls gone).
- * `mention` is the name of who resolved it when that is a user mention (`<@U0ALICE>`, what people are
- * called when `users.info` gave no name): at the end of the summary it stays a mention, which Slack shows
- * as the person's name; everything else is escaped. Escaping can make the summary longer than a section
- * holds; then the answer is shortened, never the attribution after the last ` — `.
+ * The after-resolution summary (core's, SPEC §6) in a section that replaces every block (controls gone).
+ * Who resolved it stays a mention when that is what they are called (`<@U0ALICE>`: `users.info` gave no
+ * name), which Slack shows as the person's name; everything else is escaped. Core shortens the longest
+ * answer until the escaped summary fits a section: every question and the attribution stay.
  */
 export function renderSummary(
-  summary: string,
-  mention?: string,
+  record: QuestionRecord,
+  options: { channel: string; locale: string },
 ): SlackMessage & { blocks: types.KnownBlock[] } {
-  const kept = mention && summary.endsWith(mention) ? mention : "";
-  const rest = summary.slice(0, summary.length - kept.length);
-  let text = `${escapeMrkdwn(rest)}${kept}`;
-  if (text.length > SECTION_TEXT_MAX_CHARS) {
-    const at = rest.lastIndexOf(ATTRIBUTION);
-    const tail = at === -1 ? kept : `${escapeWithin(rest.slice(at), 200)}${kept}`;
-    text = `${escapeWithin(at === -1 ? rest : rest.slice(0, at), SECTION_TEXT_MAX_CHARS - tail.length)}${tail}`;
-  }
+  const by = record.resolvedBy;
+  const kept = by?.channel === options.channel && by.displayName === mention(by.userId) ? by.displayName : "";
+  const mrkdwn = (summary: string) =>
+    kept && summary.endsWith(kept)
+      ? `${escapeMrkdwn(summary.slice(0, summary.length - kept.length))}${kept}`
+      : escapeMrkdwn(summary);
+  const summary = summaryOf(record, {
+    locale: options.locale,
+    fits: (text) => mrkdwn(text).length <= SECTION_TEXT_MAX_CHARS,
+  });
+  const text = mrkdwn(summary);
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
 }

@@ -20,8 +20,8 @@ import {
 import { App, LogLevel } from "@slack/bolt";
 import { afterEach, expect } from "vitest";
 import { createSlackChannel, type SlackChannel } from "../src/index.ts";
+import { createWebhookReceiver, type WebhookReceiver } from "../src/ingress/receiver.ts";
 import { ACK_DEADLINE_MS, EVENTS_PATH } from "../src/limits.ts";
-import { createWebhookReceiver, type WebhookReceiver } from "../src/receiver.ts";
 import { serveHandler } from "./serve.ts";
 
 export type Mode = "http" | "socket";
@@ -164,11 +164,11 @@ export async function world(mode: Mode, options: WorldOptions = {}): Promise<Wor
   });
   const created = createAskUser({
     store,
-    channels: [slackChannel.channel],
+    channels: [slackChannel],
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  slackChannel.attach(created);
+  await slackChannel.start(created);
   const stopApp = await startApp(slack, app, mode);
   let closed = false;
   const stop = async () => {

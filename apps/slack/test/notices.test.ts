@@ -119,7 +119,7 @@ describe.each(MODES)("notices over %s", (mode) => {
 
   it("returns the thread it posted into for public notices, nothing for ephemeral ones", async () => {
     const w = await world(mode);
-    const { channel } = w.slackChannel;
+    const channel = w.slackChannel;
     const posted = await channel.notify({ conversation: CHANNEL, text: "Recorded: x", locale: "en" });
     const message = w.slack.messages(CHANNEL).find((m) => m.text === "Recorded: x");
     expect(posted).toEqual({ messageId: message?.ts });

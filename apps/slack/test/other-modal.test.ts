@@ -1,6 +1,7 @@
 /** The Other… modal: what it leaves behind when dismissed, and the longest answer it takes. */
 import { describe, expect, it } from "vitest";
 import { SECTION_TEXT_MAX_CHARS } from "../src/limits.ts";
+import { RELEASE, waitForRender } from "./form-fixtures.ts";
 import { ask, CHANNEL, callsOf, DEPLOY, expectAllAcked, MODES, waitForText, world } from "./harness.ts";
 
 describe.each(MODES)("the Other… modal over %s", (mode) => {
@@ -58,6 +59,35 @@ describe.each(MODES)("the Other… modal over %s", (mode) => {
     expect(section.length).toBeLessThanOrEqual(SECTION_TEXT_MAX_CHARS);
     expect(w.slack.display(section)).toMatch(/^✅ Deploy: (<&>)+.*… — @alice$/);
     expect(summary.text).toBe(section);
+    expectAllAcked(w.slack);
+  });
+
+  it("a long Other… answer to question 2 of 3 keeps Window and who answered in the summary (SPEC §6)", async () => {
+    const w = await world(mode);
+    const { ts, result } = await ask(w, RELEASE);
+    const others = (w.slack.message(CHANNEL, ts)?.blocks ?? [])
+      .flatMap((b) => (b.type === "actions" && Array.isArray(b.elements) ? b.elements : []))
+      .filter((e) => (e as { text?: { text?: string } }).text?.text === "Other…") as Array<{
+      action_id: string;
+    }>;
+    await w.alice.choose(CHANNEL, ts, "Production");
+    await w.alice.click(CHANNEL, ts, others[1]?.action_id ?? "");
+    const modal = await w.alice.waitForView();
+    const answer = "<>".repeat(1475); // 2,950 characters, four times longer escaped
+    await w.alice.submit(modal.id, answer);
+    await waitForRender(w, ts, "_Your answer:_ <>");
+    await w.alice.choose(CHANNEL, ts, "Tonight");
+    await waitForRender(w, ts, "(•) Tonight");
+    await w.alice.press(CHANNEL, ts, "Send");
+    expect(await result).toMatchObject({ status: "answered", answers: { answers: { regions: [answer] } } });
+    const summary = await w.slack.waitUntil(() => {
+      const text = w.slack.message(CHANNEL, ts)?.text ?? "";
+      return text.startsWith("✅") ? text : undefined;
+    });
+    expect(summary.length).toBeLessThanOrEqual(SECTION_TEXT_MAX_CHARS);
+    expect(w.slack.display(summary)).toMatch(
+      /^✅ Env: Production · Regions: (<>)+.*… · Window: Tonight — @alice$/,
+    );
     expectAllAcked(w.slack);
   });
 });

@@ -137,7 +137,7 @@ describe("channelPlugin", () => {
       );
       return JSON.parse(stdout) as string[];
     };
-    const [plugin, instance] = await Promise.all([loaded("./src/plugin.ts"), loaded("./src/instance.ts")]);
+    const [plugin, instance] = await Promise.all([loaded("./src/plugin.ts"), loaded("./src/adapter.ts")]);
     expect(plugin).toEqual([]);
     expect(instance.some((path) => path.includes("@slack/bolt"))).toBe(true);
   }, 30_000);

@@ -3,8 +3,8 @@ import { decodeAction, normalizeAskUserInput, type QuestionRecord } from "@ask-u
 import { sampleRecord } from "@ask-user/core/testing";
 import { checkBlocks } from "@ask-user/testkit/slack";
 import { describe, expect, it } from "vitest";
-import { renderForm, slackTime } from "../src/index.ts";
-import { renderPrivateNotice, renderText } from "../src/render.ts";
+import { renderPrompt, slackTime, slackView } from "../src/index.ts";
+import { promptMessage, renderPrivateNotice } from "../src/render.ts";
 import { RELEASE } from "./form-fixtures.ts";
 
 const EXPIRES = Date.UTC(2026, 0, 2, 14, 5);
@@ -19,6 +19,12 @@ function recordOf(input: unknown, draft?: QuestionRecord["draft"]): QuestionReco
     expiresAt: EXPIRES,
     ...(draft ? { draft } : {}),
   };
+}
+
+/** The form message of `record` (the first question's token on Send and Skip, every question shown). */
+function renderForm(record: QuestionRecord, forName?: string) {
+  const view = slackView(record, { buttons: false, ...(forName === undefined ? {} : { forName }) });
+  return view.layout === "form" ? renderPrompt(view, record.version) : undefined;
 }
 
 type Group = {
@@ -41,8 +47,10 @@ function groups(blocks: unknown[]): Group[] {
 describe("renderForm", () => {
   it("gives each question radio buttons or checkboxes whose action is its `choose` and whose values are indices", () => {
     const record = recordOf(RELEASE);
-    const form = renderForm(record, "en", { text: "the readable text" });
-    expect(form?.text).toBe("the readable text");
+    const form = renderForm(record);
+    expect(form?.text).toContain(
+      "1) Env: Where should the release go?\n   1. Staging (Recommended) — Safe: reversible",
+    );
     expect(checkBlocks(form?.blocks, "message")).toEqual([]);
     const [env, regions, window] = groups(form?.blocks ?? []);
     expect([env?.type, regions?.type, window?.type]).toEqual([
@@ -70,7 +78,7 @@ describe("renderForm", () => {
 
   it("selects what the draft holds, with the very option objects, in blocks new for this version", () => {
     const record = recordOf(RELEASE, { env: ["Production"], regions: ["EU", "APAC", "Mars"] });
-    const form = renderForm(record, "en", { text: "t" });
+    const form = renderForm(record);
     expect(checkBlocks(form?.blocks, "message")).toEqual([]); // Slack refuses an initial option that matches none
     const [env, regions, window] = groups(form?.blocks ?? []);
     expect(env?.initial_option).toBe(env?.options[1]);
@@ -87,7 +95,7 @@ describe("renderForm", () => {
   });
 
   it("says how to reply by text, and when it expires in the reader's time", () => {
-    const form = renderForm(recordOf(RELEASE), "de", { text: "t" });
+    const form = renderForm({ ...recordOf(RELEASE), locale: "de" });
     const footer = JSON.stringify(form?.blocks?.at(-2));
     expect(footer).toContain("Antworte mit einer Zeile pro Frage, z. B. 1: 1; 2: 1; 3: 1");
     expect(footer).toContain(
@@ -102,23 +110,34 @@ describe("renderForm", () => {
     if (!first || !second) throw new Error("no questions");
     const many = Array.from({ length: 11 }, (_, i) => ({ label: `O${i}` }));
     const big = { ...record, prompt: { ...record.prompt, questions: [first, { ...second, options: many }] } };
-    expect(renderForm(big, "en", { text: "t" })).toBeUndefined();
+    const asText = promptMessage(big, { buttons: false });
+    expect(asText.layout).toBe("text");
+    expect(asText.blocks).toBeUndefined();
+    expect(asText.text).toContain("   11. O10");
     const ten = {
       ...record,
       prompt: { ...record.prompt, questions: [first, { ...second, options: many.slice(1) }] },
     };
-    expect(checkBlocks(renderForm(ten, "en", { text: "t" })?.blocks, "message")).toEqual([]);
+    expect(checkBlocks(renderForm(ten)?.blocks, "message")).toEqual([]);
   });
 
   it('keeps only its own "For <@U…>" a mention; a name that is no mention is escaped', () => {
     const record = recordOf(RELEASE);
-    const mention = renderForm(record, "en", { text: "t", forName: "<@U0ALICE>" });
+    const mention = renderForm(record, "<@U0ALICE>");
     expect(JSON.stringify(mention?.blocks?.[0])).toContain('"text":"For <@U0ALICE>"');
-    const named = renderForm(record, "en", { text: "t", forName: "<b>@bob" });
+    const named = renderForm(record, "<b>@bob");
     expect(JSON.stringify(named?.blocks?.[0])).toContain('"text":"For &lt;b&gt;@bob"');
-    const text = renderText("For <@U0ALICE>\n\nPing <@U0BOB>", record, "en", "<@U0ALICE>");
-    expect(text.text).toBe("For <@U0ALICE>\n\nPing &lt;@U0BOB&gt;");
-    expect(renderText("For <@U0ALICE>\n\nx", record, "en").text).toBe("For &lt;@U0ALICE&gt;\n\nx");
+    expect(mention?.text.startsWith("For <@U0ALICE>\n\n1) Env")).toBe(true);
+    expect(named?.text.startsWith("For &lt;b&gt;@bob\n\n1) Env")).toBe(true);
+    // An agent's mention in the text stays text; so does "For <@U…>" when it is not the audience.
+    const agent = recordOf({
+      questions: [{ ...RELEASE.questions[0], question: "Ping <@U0BOB>?" }, RELEASE.questions[1]],
+    });
+    expect(renderForm(agent, "<@U0ALICE>")?.text).toContain("1) Env: Ping &lt;@U0BOB&gt;?");
+    const spoofed = recordOf({
+      questions: [{ ...RELEASE.questions[0], question: "For <@U0ALICE>" }, RELEASE.questions[1]],
+    });
+    expect(renderForm(spoofed)?.text).toContain("1) Env: For &lt;@U0ALICE&gt;");
   });
 });
 

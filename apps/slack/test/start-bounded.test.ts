@@ -8,7 +8,7 @@ import { createAskUser, createMemoryStore } from "@ask-user/core";
 import { createLink, type Link } from "@ask-user/testkit/link";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSlackConfig } from "../src/config.ts";
-import { create } from "../src/instance.ts";
+import { channelPlugin } from "../src/plugin.ts";
 import { fakeSlack, recordingLogger } from "./harness.ts";
 
 const stops: Array<() => Promise<unknown>> = [];
@@ -23,7 +23,7 @@ async function instanceBehind(link: Link, slack: Awaited<ReturnType<typeof fakeS
     SLACK_APP_TOKEN: slack.appToken,
     SLACK_API_URL: link.url(new URL(slack.apiUrl).pathname),
   });
-  const instance = await create({
+  const instance = await channelPlugin.create({
     config,
     logger: recordingLogger(),
     coordination: createMemoryStore(),

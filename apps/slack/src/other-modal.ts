@@ -1,16 +1,85 @@
 /**
- * Submissions of our Other… modal (`view_submission`). The answer decides between closing the modal and
- * a field error in it, so the broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower
- * store (or a slow "handled once" check) closes the modal neutrally instead, and a refusal that comes
- * later goes to the person as an ephemeral message.
+ * The Other… modal: the question again and one text input (pure), and its submissions
+ * (`view_submission`). The answer decides between closing the modal and a field error in it, so the
+ * broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower store (or a slow "handled once"
+ * check) closes the modal neutrally instead, and a refusal that comes later goes to the person as an
+ * ephemeral message.
  */
-import { type ActionEvent, decodeAction, type InboundOutcome } from "@ask-user/core";
-import type { ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
+import {
+  type ActionEvent,
+  buildPromptView,
+  decodeAction,
+  type InboundOutcome,
+  messagesFor,
+  type QuestionRecord,
+  truncateGraphemes,
+} from "@ask-user/core";
+import type { types, ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
 import { parseConversation } from "./conversation.ts";
-import { submissionKey } from "./dedupe.ts";
 import { type InboundDeps, person, tellPrivately } from "./inbound-context.ts";
-import { ACK_BUDGET_MS, SUBMISSION_LOOKUP_BUDGET_MS } from "./limits.ts";
-import { ANSWER_ACTION_ID, ANSWER_BLOCK_ID, type ModalMetadata } from "./modal.ts";
+import { submissionKey } from "./ingress/dedupe.ts";
+import {
+  ACK_BUDGET_MS,
+  MODAL_BUTTON_MAX_CHARS,
+  MODAL_TITLE_MAX_CHARS,
+  PLAIN_TEXT_INPUT_MAX_CHARS,
+  PRIVATE_METADATA_MAX_CHARS,
+  SUBMISSION_LOOKUP_BUDGET_MS,
+} from "./limits.ts";
+import { headline } from "./render.ts";
+
+/** The block and action id of the free-text input in the Other… modal. */
+export const ANSWER_BLOCK_ID = "ask_user_answer";
+export const ANSWER_ACTION_ID = "ask_user_answer";
+
+/** What the Other… modal carries back in `private_metadata`: where the question was tapped. */
+export interface ModalMetadata {
+  /** The conversation (address) of the tap. */
+  c: string;
+}
+
+/**
+ * The Other… modal: the question again, and one required multiline `plain_text_input` — in a form,
+ * filled with the own answer the draft holds for that question. Its `callback_id` is the question's
+ * Other… payload, so the submission finds the question by its token.
+ */
+export function renderOtherModal(
+  record: QuestionRecord,
+  questionIndex: number,
+  conversation: string,
+  locale: string,
+): types.ModalView {
+  const question = buildPromptView(record).questions[questionIndex];
+  if (!question) throw new TypeError("renderOtherModal: no such question");
+  const { number: _shownUnnumbered, ...asked } = question;
+  const m = messagesFor(locale);
+  const metadata: ModalMetadata = { c: conversation };
+  const privateMetadata = JSON.stringify(metadata);
+  if (privateMetadata.length > PRIVATE_METADATA_MAX_CHARS) throw new RangeError("private_metadata too long");
+  const initial = question.own;
+  return {
+    type: "modal",
+    callback_id: question.other.action,
+    private_metadata: privateMetadata,
+    title: { type: "plain_text", text: truncateGraphemes(m.other, MODAL_TITLE_MAX_CHARS), emoji: true },
+    submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_BUTTON_MAX_CHARS) },
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: headline(asked) } },
+      {
+        type: "input",
+        block_id: ANSWER_BLOCK_ID,
+        label: { type: "plain_text", text: m.yourAnswer, emoji: true },
+        element: {
+          type: "plain_text_input",
+          action_id: ANSWER_ACTION_ID,
+          multiline: true,
+          max_length: PLAIN_TEXT_INPUT_MAX_CHARS,
+          ...(initial === undefined ? {} : { initial_value: initial.slice(0, PLAIN_TEXT_INPUT_MAX_CHARS) }),
+        },
+      },
+    ],
+  };
+}
 
 /** What closes the modal: an answer (Other… of a lone question), its text staged in a form, or nothing. */
 type Accepted = Extract<InboundOutcome, { kind: "ignored" | "answered" | "skipped" | "staged" }>;

@@ -8,7 +8,6 @@
 import { type ActionEvent, decodeAction, describeError } from "@ask-user/core";
 import type { BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { threadOf } from "./conversation.ts";
-import { tapKey } from "./dedupe.ts";
 import {
   conversationOf,
   type InboundDeps,
@@ -16,7 +15,8 @@ import {
   person,
   tellPrivately,
 } from "./inbound-context.ts";
-import { renderOtherModal } from "./modal.ts";
+import { tapKey } from "./ingress/dedupe.ts";
+import { renderOtherModal } from "./other-modal.ts";
 
 /** The `container` of a tap on a message's button (Bolt types it as any string-indexed object). */
 interface MessageContainer {

@@ -8,10 +8,9 @@
  */
 import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
-import { NO_MODE_PROBLEM, type SlackConfig } from "./config.ts";
-import { toChannelError } from "./errors.ts";
+import { NO_MODE_PROBLEM, type SlackConfig } from "../config.ts";
+import { SLACK_RETRY_POLICY, toChannelError } from "../errors.ts";
 import { createWebhookReceiver, type WebhookReceiver } from "./receiver.ts";
-import { SLACK_RETRY_POLICY } from "./retry.ts";
 
 /** Bolt's Socket Mode warning when {@link acknowledgeTheRest} comes after a listener's own ack. */
 const SECOND_ACK = /^ack\(\) has already been called/;

@@ -5,7 +5,7 @@
  */
 import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core";
 import type { BlockAction, EnvelopedEvent, ViewSubmitAction } from "@slack/bolt";
-import { DEDUPE_TTL_MS } from "./limits.ts";
+import { DEDUPE_TTL_MS } from "../limits.ts";
 
 /** An Events API request: `slack:event:<event_id>` (Slack keeps the id when it redelivers). */
 export function eventKey(body: EnvelopedEvent): string | undefined {
