@@ -15,15 +15,11 @@ import {
   type ChannelPluginContext,
   type Coordination,
   consoleLogger,
-  createPromptMessages,
   describeError,
-  type PromptEdit,
-  promptAudience,
-  type QuestionRecord,
 } from "@ask-user/core";
 import { Api, Bot, type Context } from "grammy";
 import type { TelegramConfig, TelegramWebhookConfig } from "./config.ts";
-import { chatOrThrow, parseConversation, type TelegramConversation } from "./conversation.ts";
+import { parseConversation } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { createInbound } from "./inbound.ts";
 import { type Polling, startPolling } from "./ingress/polling.ts";
@@ -37,8 +33,7 @@ import {
 } from "./limits.ts";
 import { lookUpName } from "./names.ts";
 import { sendNotice } from "./notices.ts";
-import { createChannelApi, editPrompt, sendPrompt } from "./outbound.ts";
-import { promptView, renderPlain, renderPrompt, renderTextOnly, viewable } from "./render.ts";
+import { createChannelApi, createPrompts } from "./outbound.ts";
 
 /** How long `create` waits for `getMe` (the token check) before it fails as unreachable. */
 const GET_ME_TIMEOUT_MS = 15_000;
@@ -86,31 +81,14 @@ export interface TelegramChannel extends ChannelAdapter {
 export function createTelegramChannel<C extends Context>(
   options: TelegramChannelOptions<C>,
 ): TelegramChannel {
-  const { bot } = options;
+  const { bot, coordination, defaultLocale } = options;
   const name = options.name ?? "telegram";
   const logger = options.logger ?? consoleLogger;
   const api = createChannelApi(bot.token, bot.api.options);
   // Names are looked up while a question is created: one try, no retries that would hold it up.
   const lookup = new Api(bot.token, bot.api.options);
-  const messages = createPromptMessages();
+  const { messages, showForm, ...prompts } = createPrompts(api);
   let state: "created" | "running" | "stopped" = "created";
-  const keyOf = (chat: TelegramConversation, messageId: number) => `${chat.chatId}:${messageId}`;
-
-  /** The edit that shows a form's `record` at the question its message shows. */
-  const formEdit = (chat: TelegramConversation, messageId: number, record: QuestionRecord): PromptEdit => {
-    const shown = messages.view(keyOf(chat, messageId));
-    const forName = promptAudience(record, chat.chatId > 0);
-    const message = renderPrompt(
-      promptView(record, {
-        replyToMessage: chat.chatId < 0,
-        ...(shown === undefined ? {} : { shown }),
-        ...(forName === undefined ? {} : { forName }),
-      }),
-    );
-    return { sameness: JSON.stringify(message), send: () => editPrompt(api, chat, messageId, message) };
-  };
-  const showForm = (chat: TelegramConversation, messageId: number, record: QuestionRecord) =>
-    messages.show(keyOf(chat, messageId), record, (latest) => formEdit(chat, messageId, latest));
 
   return {
     name,
@@ -127,50 +105,17 @@ export function createTelegramChannel<C extends Context>(
     },
     // Private chats have positive ids; groups, supergroups and channels negative ones.
     isDirect: (conversation) => (parseConversation(conversation)?.chatId ?? 0) > 0,
-    async deliver({ record, text, buttons, forName }) {
-      const chat = chatOrThrow(record.target?.conversation);
-      // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.
-      const group = chat.chatId < 0;
-      const options = { buttons, replyToMessage: group, ...(forName ? { forName } : {}) };
-      if (!viewable(record)) {
-        const messageId = await sendPrompt(api, chat, renderTextOnly(record, text, options));
-        return { messageId: String(messageId) };
-      }
-      const view = promptView(record, options);
-      const message = renderPrompt(view, group ? undefined : text);
-      const messageId = await sendPrompt(api, chat, message);
-      if (view.layout === "form") messages.sent(keyOf(chat, messageId), record, JSON.stringify(message));
-      return { messageId: String(messageId) };
-    },
-    async finalize({ delivery, summary }) {
-      const chat = chatOrThrow(delivery.conversation);
-      const messageId = Number(delivery.messageId);
-      // After any form edit in flight, and no form edit after it; without a keyboard, it removes it.
-      await messages.end(keyOf(chat, messageId), () =>
-        editPrompt(api, chat, messageId, { html: renderPlain(summary) }),
-      );
-    },
-    async refresh({ record, delivery }) {
-      // A prompt sent as text stays as it is.
-      if (!viewable(record) || promptView(record).layout !== "form") return;
-      await showForm(chatOrThrow(delivery.conversation), Number(delivery.messageId), record);
-    },
+    ...prompts,
     notify: (notice) => sendNotice({ api, logger, name }, notice),
     displayName: (userId, conversation) => lookUpName(lookup, userId, conversation),
     async start(broker) {
       if (state !== "created")
         throw new AskUserError("invalid_input", `The Telegram channel cannot be started when ${state}.`);
       state = "running";
-      const { coordination, defaultLocale } = options;
+      const inbound = { name, api, logger, broker, messages, showForm, running: () => state === "running" };
       bot.use(
         createInbound<C>({
-          name,
-          api,
-          logger,
-          broker,
-          messages,
-          showForm,
-          running: () => state === "running",
+          ...inbound,
           ...(coordination === undefined ? {} : { coordination }),
           ...(defaultLocale === undefined ? {} : { defaultLocale }),
         }),

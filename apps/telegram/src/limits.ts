@@ -6,32 +6,21 @@
 
 /** Message text after entity parsing: 1–4096 characters. */
 export const MESSAGE_TEXT_MAX_CHARS = 4096;
-
 /** `callback_data` of an inline button: 1–64 bytes (core's action codec uses at most 23). */
 export const CALLBACK_DATA_MAX_BYTES = 64;
-
 /** `answerCallbackQuery` text: at most 200 characters. */
 export const CALLBACK_ANSWER_TEXT_MAX_CHARS = 200;
-
-/**
- * Buttons of one inline keyboard. The Bot API reference publishes no number; 100 is the cap Telegram is
- * reported to enforce (a form has at most 4 options + Other…, ‹ Back, Next ›, Skip and Send, far below it).
- */
+/** Buttons of one inline keyboard: no published number; 100 is the cap Telegram is reported to enforce. */
 export const INLINE_KEYBOARD_MAX_BUTTONS = 100;
-
 /**
  * A button's label, cut with "…" beyond it. Telegram publishes no limit (clients shorten a long label on
- * screen); this is core's own label limit, so a label is cut only when it counts more UTF-16 units than
- * characters (emoji).
+ * screen); this is core's own label limit, so only a label of emoji (two UTF-16 units each) is cut.
  */
 export const BUTTON_LABEL_MAX_CHARS = 64;
-
 /** `input_field_placeholder` of a force-reply: 1–64 characters. */
 export const INPUT_FIELD_PLACEHOLDER_MAX_CHARS = 64;
-
 /** Webhook `secret_token`: 1–256 characters of `[A-Za-z0-9_-]`. */
 export const WEBHOOK_SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
-
 /** The updates the channel asks for (`allowed_updates` of `getUpdates` and `setWebhook`). */
 export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
@@ -39,78 +28,45 @@ export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 /** How many recent `update_id`s are remembered to drop a redelivered update (one process alone). */
 export const UPDATE_DEDUPE_CAPACITY = 1024;
-
 /** How long the shared store remembers a handled update (Telegram keeps unconfirmed ones for 24 h). */
 export const UPDATE_DEDUPE_TTL_MS = 86_400_000;
-
 /** Tries per update across redeliveries, when the shared store dedupes: a failed one runs again. */
 export const UPDATE_ATTEMPTS_MAX = 3;
-
 /** Pause before long polling starts again after it stopped on an error (a 409 Conflict included). */
 export const POLLING_RETRY_DELAY_MS = 3000;
-
-/**
- * Tries per Bot API call, the first included, for 429 and 5xx answers (`@grammyjs/auto-retry`) and, for
- * the idempotent methods only, for network failures.
- */
+/** Tries per Bot API call (the first included) for 429 and 5xx, and for network failures of idempotent methods. */
 export const RETRY_MAX_ATTEMPTS = 3;
-
 /** A 429 that asks to wait longer than this fails at once instead of holding the call. */
 export const RETRY_AFTER_MAX_SECONDS = 30;
-
 /** Pause before the first retry of an idempotent call after a network failure; doubled for the next. */
 export const NETWORK_RETRY_DELAY_MS = 1000;
-
 /**
  * A kept-alive connection to the Bot API idle this long is closed instead of reused: below the idle
  * timeouts of common servers (Node's 5 s, nginx's 75 s), so a request never races the server's close.
  */
 export const KEEP_ALIVE_IDLE_MAX_MS = 4000;
-
-/**
- * A tap not answered within this long is acknowledged without text, and its outcome shown when the
- * broker returns (the store may wait for a lock; Telegram's client spins until the query is answered).
- */
+/** A tap not answered within this long is acknowledged without text; its outcome is shown later. */
 export const TAP_ACK_DEADLINE_MS = 2000;
-
 /**
- * The most options a question of a form may have to get its buttons: core's action codec numbers picks
- * 0-9. A form with a longer question is sent as readable text (the schema allows 4, so this never bites;
- * with Other…, ‹ Back, Next ›, Skip and Send that is 15 buttons, far below the keyboard's cap).
+ * The most options a question may have to get buttons: core's action codec numbers them 0-9. A prompt
+ * with a longer question is sent as readable text (the schema allows 4, so this never bites).
  */
 export const FORM_OPTIONS_MAX = 10;
-
 /** A question's answers in a form's status lines (`✓ 2) Regions: EU, Asia`) are cut to this length. */
 export const FORM_STATUS_VALUE_MAX_CHARS = 200;
-
-/**
- * Where the gateway mounts the webhook handler (`/channels/<name>`); also the path added to a
- * `TELEGRAM_WEBHOOK_URL` given without one (`https://gw.example.com` → `…/channels/telegram`).
- */
+/** Where the gateway mounts the webhook (`/channels/<name>`); added to a `TELEGRAM_WEBHOOK_URL` without a path. */
 export const WEBHOOK_PATH = "/channels/telegram";
-
-/**
- * Where a standalone host listens for the webhook (`TELEGRAM_WEBHOOK_HOST` / `_PORT`, the instance's
- * `listen`). The gateway serves the handler on its own port instead.
- */
+/** Where a standalone host listens for the webhook (`TELEGRAM_WEBHOOK_HOST` / `_PORT`); not the gateway. */
 export const WEBHOOK_DEFAULT_HOST = "127.0.0.1";
 export const WEBHOOK_DEFAULT_PORT = 8443;
-
 /**
  * A webhook update still being handled after this long is answered 200 and goes on in the background:
- * well within Telegram's patience (grammY's own default is 10 s, after which it would answer 500 and
- * Telegram would deliver the update again while the first run is still going).
+ * within Telegram's patience (grammY's own 10 s would answer 500, and Telegram would deliver it again).
  */
 export const WEBHOOK_ANSWER_WITHIN_MS = 5000;
-
-/**
- * Updates still handled in the background after their webhook request was answered; beyond this, new
- * requests are answered 503 with `Retry-After` (Telegram delivers them again later) until some finish.
- */
+/** Updates handled in the background after their request was answered; beyond, new requests get 503. */
 export const WEBHOOK_BACKGROUND_MAX = 100;
-
 /** How long `stop()` waits for updates still handled in the background before it returns anyway. */
 export const WEBHOOK_STOP_WAIT_MS = 10_000;
-
-/** `Retry-After` (seconds) of the 503 a webhook request gets before `initialize` or after `stop`. */
+/** `Retry-After` (seconds) of the 503 a webhook request gets before `start` or after `stop`. */
 export const WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS = 1;

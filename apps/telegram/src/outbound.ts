@@ -1,6 +1,7 @@
 /**
- * The Bot API calls the channel makes, through its own client: the bot's client options plus bounded
- * retries, and the prompt message sent and edited (failures as core's `ChannelError`).
+ * The Bot API calls the channel makes: its own client (the bot's client options plus bounded retries),
+ * and the prompt messages — sent, edited as their form's draft changes, edited to the summary — with
+ * their form state kept once, in core's `createPromptMessages`. Failures are core's `ChannelError`s.
  *
  * - 429 (after its `retry_after`, up to {@link RETRY_AFTER_MAX_SECONDS}) and 5xx answers: retried by
  *   `@grammyjs/auto-retry`, {@link RETRY_MAX_ATTEMPTS} tries in all. A 429 asking for longer fails at once.
@@ -14,9 +15,19 @@
  */
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
+import {
+  createPromptMessages,
+  type DeliverRequest,
+  type DeliveryRef,
+  type FinalizeRequest,
+  type PromptMessages,
+  promptAudience,
+  type QuestionRecord,
+  type RefreshRequest,
+} from "@ask-user/core";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, type ApiClientOptions, HttpError, type Transformer } from "grammy";
-import { type TelegramConversation, threadOptions } from "./conversation.ts";
+import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";
 import { isSettledEditError, toChannelError } from "./errors.ts";
 import {
   KEEP_ALIVE_IDLE_MAX_MS,
@@ -24,7 +35,14 @@ import {
   RETRY_AFTER_MAX_SECONDS,
   RETRY_MAX_ATTEMPTS,
 } from "./limits.ts";
-import type { RenderedMessage } from "./render.ts";
+import {
+  promptView,
+  type RenderedMessage,
+  renderPlain,
+  renderPrompt,
+  renderTextOnly,
+  viewable,
+} from "./render.ts";
 
 /**
  * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
@@ -118,41 +136,84 @@ export function createChannelApi(token: string, options: ApiClientOptions = {}):
 /** How every message of the channel is sent: HTML, no link previews. */
 export const HTML = { parse_mode: "HTML", link_preview_options: { is_disabled: true } } as const;
 
-/** Sends a prompt message to a chat (and forum topic); returns its id. Throws a `ChannelError`. */
-export async function sendPrompt(
-  api: Api,
-  chat: TelegramConversation,
-  message: RenderedMessage,
-): Promise<number> {
-  try {
-    const sent = await api.sendMessage(chat.chatId, message.html, {
-      ...HTML,
-      ...threadOptions(chat),
-      ...(message.replyMarkup === undefined ? {} : { reply_markup: message.replyMarkup }),
-    });
-    return sent.message_id;
-  } catch (error) {
-    throw toChannelError(error, "sendMessage");
-  }
+/** The prompt messages of a channel (see the module comment). */
+export interface Prompts {
+  /** The form state, by `"<chatId>:<messageId>"`: the question each form shows, taps in flight. */
+  messages: PromptMessages;
+  deliver(request: DeliverRequest): Promise<DeliveryRef>;
+  finalize(request: FinalizeRequest): Promise<void>;
+  refresh(request: RefreshRequest): Promise<void>;
+  /** Edits a form's message to show `record` (or a newer one seen) at the question it shows. */
+  showForm(chat: TelegramConversation, messageId: number, record: QuestionRecord): Promise<void>;
 }
 
-/**
- * Edits a prompt message to `message`; without a keyboard, the edit removes the one shown (Telegram drops
- * it when `reply_markup` is left out). "Message is not modified" and "message to edit not found" count
- * as done; any other failure throws a `ChannelError`.
- */
-export async function editPrompt(
-  api: Api,
-  chat: TelegramConversation,
-  messageId: number,
-  message: RenderedMessage,
-): Promise<void> {
-  try {
-    await api.editMessageText(chat.chatId, messageId, message.html, {
-      ...HTML,
-      ...(message.replyMarkup === undefined ? {} : { reply_markup: message.replyMarkup }),
+/** Creates the prompt messages of a channel whose calls go through `api`. */
+export function createPrompts(api: Api): Prompts {
+  const messages = createPromptMessages();
+  const keyOf = (chat: TelegramConversation, messageId: number) => `${chat.chatId}:${messageId}`;
+  const reply = (message: RenderedMessage) =>
+    message.replyMarkup === undefined ? {} : { reply_markup: message.replyMarkup };
+
+  /** Edits a message; without a keyboard, the edit removes the one shown. "Not modified" and "not found" are done. */
+  const edit = async (chat: TelegramConversation, messageId: number, message: RenderedMessage) => {
+    try {
+      await api.editMessageText(chat.chatId, messageId, message.html, { ...HTML, ...reply(message) });
+    } catch (error) {
+      if (!isSettledEditError(error)) throw toChannelError(error, "editMessageText");
+    }
+  };
+
+  const showForm: Prompts["showForm"] = (chat, messageId, record) => {
+    const key = keyOf(chat, messageId);
+    return messages.show(key, record, (latest) => {
+      const shown = messages.view(key);
+      const forName = promptAudience(latest, chat.chatId > 0);
+      const view = promptView(latest, {
+        replyToMessage: chat.chatId < 0,
+        ...(shown === undefined ? {} : { shown }),
+        ...(forName === undefined ? {} : { forName }),
+      });
+      const message = renderPrompt(view);
+      return { sameness: JSON.stringify(message), send: () => edit(chat, messageId, message) };
     });
-  } catch (error) {
-    if (!isSettledEditError(error)) throw toChannelError(error, "editMessageText");
-  }
+  };
+
+  return {
+    messages,
+    showForm,
+    async deliver({ record, text, buttons, forName }) {
+      const chat = chatOrThrow(record.target?.conversation);
+      // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.
+      const group = chat.chatId < 0;
+      const options = { buttons, replyToMessage: group, ...(forName === undefined ? {} : { forName }) };
+      const view = viewable(record) ? promptView(record, options) : undefined;
+      const message = view
+        ? renderPrompt(view, group ? undefined : text)
+        : renderTextOnly(record, text, options);
+      let messageId: number;
+      try {
+        const sent = await api.sendMessage(chat.chatId, message.html, {
+          ...HTML,
+          ...threadOptions(chat),
+          ...reply(message),
+        });
+        messageId = sent.message_id;
+      } catch (error) {
+        throw toChannelError(error, "sendMessage");
+      }
+      if (view?.layout === "form") messages.sent(keyOf(chat, messageId), record, JSON.stringify(message));
+      return { messageId: String(messageId) };
+    },
+    async finalize({ delivery, summary }) {
+      const chat = chatOrThrow(delivery.conversation);
+      const messageId = Number(delivery.messageId);
+      // After any form edit in flight, and no form edit after it.
+      await messages.end(keyOf(chat, messageId), () => edit(chat, messageId, { html: renderPlain(summary) }));
+    },
+    async refresh({ record, delivery }) {
+      // A prompt sent as text stays as it is.
+      if (!viewable(record) || promptView(record).layout !== "form") return;
+      await showForm(chatOrThrow(delivery.conversation), Number(delivery.messageId), record);
+    },
+  };
 }

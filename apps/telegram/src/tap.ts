@@ -11,18 +11,12 @@ import type { Api, Context, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { TAP_ACK_DEADLINE_MS } from "./limits.ts";
 
-/** What `answerCallbackQuery` shows: a toast, or with `show_alert` a popup. */
-export interface TapAnswer {
-  text?: string;
-  show_alert?: boolean;
-}
-
 /** One callback query, answered at most once. */
 export interface Tap {
   /** True once the deadline answered it without text: show the outcome some other way. */
   readonly late: boolean;
-  /** Answers with the outcome; false (nothing sent) when it was answered already. Never throws. */
-  answer(answer: TapAnswer): Promise<boolean>;
+  /** Answers with the outcome (a toast, or a popup with `show_alert`); false when answered already. */
+  answer(answer: { text?: string; show_alert?: boolean }): Promise<boolean>;
   /** Ends the deadline without answering: the tap is not the channel's, the host's handlers answer it. */
   release(): void;
 }
@@ -47,22 +41,19 @@ export interface TapDeadlineOptions {
 function createTap(options: TapDeadlineOptions, queryId: string): Tap {
   let answered = false;
   let late = false;
-  const send = async (answer: TapAnswer): Promise<boolean> => {
+  const send: Tap["answer"] = async (answer) => {
     if (answered) return false;
     answered = true;
-    try {
-      await options.api.answerCallbackQuery(queryId, answer);
-    } catch (error) {
+    await options.api.answerCallbackQuery(queryId, answer).catch((error: unknown) => {
       options.logger.warn(
         { channel: options.name, err: describeError(error) },
         "could not answer a callback query",
       );
-    }
+    });
     return true;
   };
   const timer = setTimeout(() => {
-    if (answered) return;
-    late = true;
+    late = !answered;
     void send({});
   }, options.deadlineMs ?? TAP_ACK_DEADLINE_MS);
   return {
@@ -73,9 +64,7 @@ function createTap(options: TapDeadlineOptions, queryId: string): Tap {
       clearTimeout(timer);
       return send(answer);
     },
-    release() {
-      clearTimeout(timer);
-    },
+    release: () => clearTimeout(timer),
   };
 }
 
@@ -83,9 +72,6 @@ function createTap(options: TapDeadlineOptions, queryId: string): Tap {
  * The middleware that starts the deadline of every tap on a button of core's (its `callback_data` is
  * core's action payload); other updates pass untouched. Mount it before anything that may wait on the
  * store (the dedupe included). Handlers find the tap with {@link tapOf}.
- *
- * @example
- * composer.use(createTapDeadline({ name: "telegram", api, logger }));
  */
 export function createTapDeadline<C extends Context>(options: TapDeadlineOptions): MiddlewareFn<C> {
   return async (ctx, next) => {

@@ -1,22 +1,18 @@
 /**
  * Each Telegram update handled once. Telegram redelivers a webhook update whose request failed or timed
- * out, and after a polling hand-over the next instance fetches again what the last one had not
- * confirmed; several instances behind one webhook URL can each get a copy. The same `update_id` must not
- * run twice.
+ * out, after a polling hand-over the next instance fetches again what the last one had not confirmed,
+ * and several instances behind one webhook URL can each get a copy: the same `update_id` must not run
+ * twice.
  *
- * With a shared {@link Coordination} (SPEC §9) the mark lives in the store: `firstSeen(
- * "telegram:<bot id>:update:<update_id>", 24 h)` claims the update before it runs. A mark cannot be taken
- * back, so a failed try must not leave the update marked forever while Telegram redelivers it (a webhook
- * answered non-2xx): each update has {@link UPDATE_ATTEMPTS_MAX} numbered tries (`…:update:<id>`,
- * `…:update:<id>:retry:1`, …). A delivery claims the first free try and runs; when it succeeds it uses up
- * every later try, so a duplicate finds none free and is dropped. When it fails (or its process dies
- * mid-way) the later tries stay free and the next delivery runs it again — a bounded number of times.
- * The one case this lets through twice: a redelivery that arrives while the first try is still running
- * (slower than Telegram's webhook timeout, or an instance that lost the polling lease mid-update).
- *
- * Without coordination (one process) a bounded in-memory set does the same, and forgets a failed update.
+ * With a shared {@link Coordination} (SPEC §9) the mark lives in the store. A mark cannot be taken back,
+ * yet a failed try must run again when Telegram redelivers it: so each update has
+ * {@link UPDATE_ATTEMPTS_MAX} numbered tries (`telegram:<bot id>:update:<id>`, `…:retry:1`, …). A
+ * delivery claims the first free try and runs; when it succeeds it uses up every later try, so a copy
+ * finds none free and is dropped; when it fails (or its process dies) the later tries stay free for the
+ * next delivery. What gets through twice: a copy arriving while the first try is still running. Without
+ * coordination (one process) a bounded in-memory set does the same, and forgets a failed update.
  */
-import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core";
+import { type AskUserLogger, type Coordination, describeError, rememberBounded } from "@ask-user/core";
 import type { Context, MiddlewareFn } from "grammy";
 import { UPDATE_ATTEMPTS_MAX, UPDATE_DEDUPE_CAPACITY, UPDATE_DEDUPE_TTL_MS } from "../limits.ts";
 
@@ -29,27 +25,6 @@ export interface DedupeOptions {
   logger: AskUserLogger;
   /** How many recent update ids the in-memory set keeps (no coordination). */
   capacity?: number;
-}
-
-/** A bounded set of recently seen ids (oldest forgotten first). */
-class RecentIds {
-  private readonly ids = new Set<number>();
-  constructor(private readonly capacity: number) {}
-
-  /** Adds `id`; false when it was already there. */
-  add(id: number): boolean {
-    if (this.ids.has(id)) return false;
-    this.ids.add(id);
-    if (this.ids.size > this.capacity) {
-      const oldest = this.ids.values().next();
-      if (!oldest.done) this.ids.delete(oldest.value);
-    }
-    return true;
-  }
-
-  delete(id: number): void {
-    this.ids.delete(id);
-  }
 }
 
 /** The dedupe key of try `attempt` (0 is the first) of an update. */
@@ -69,12 +44,15 @@ export function createDedupe<C extends Context>(options: DedupeOptions): Middlew
   const { name, logger, coordination } = options;
   const dropped = (updateId: number) =>
     logger.warn({ channel: name, updateId }, "dropped an update delivered twice");
+  const warn = (updateId: number, message: string) => (error: unknown) =>
+    logger.warn({ channel: name, updateId, err: describeError(error) }, message);
 
   if (coordination === undefined) {
-    const seen = new RecentIds(options.capacity ?? UPDATE_DEDUPE_CAPACITY);
+    const seen = new Map<string, true>();
     return async (ctx, next) => {
-      const id = ctx.update.update_id;
-      if (!seen.add(id)) return dropped(id);
+      const id = String(ctx.update.update_id);
+      if (seen.has(id)) return dropped(ctx.update.update_id);
+      rememberBounded(seen, id, true, options.capacity ?? UPDATE_DEDUPE_CAPACITY);
       try {
         await next();
       } catch (error) {
@@ -93,10 +71,7 @@ export function createDedupe<C extends Context>(options: DedupeOptions): Middlew
       }
       return undefined;
     } catch (error) {
-      logger.warn(
-        { channel: name, updateId, err: describeError(error) },
-        "could not check the update in the shared store; handling it",
-      );
+      warn(updateId, "could not check the update in the shared store; handling it")(error);
       return "unknown";
     }
   };
@@ -111,11 +86,8 @@ export function createDedupe<C extends Context>(options: DedupeOptions): Middlew
     const later: Array<Promise<boolean>> = [];
     for (let n = attempt + 1; n < UPDATE_ATTEMPTS_MAX; n++)
       later.push(coordination.firstSeen(updateKey(botId, updateId, n), UPDATE_DEDUPE_TTL_MS));
-    await Promise.all(later).catch((error: unknown) => {
-      logger.warn(
-        { channel: name, updateId, err: describeError(error) },
-        "could not mark the update done in the shared store; a redelivery would run it again",
-      );
-    });
+    await Promise.all(later).catch(
+      warn(updateId, "could not mark the update done in the shared store; a redelivery would run it again"),
+    );
   };
 }

@@ -1,45 +1,37 @@
 /**
- * Long polling that does not silently stop. grammY's `bot.start` ends by throwing when `getUpdates`
- * answers 409 Conflict (another `getUpdates` on the same token: a sibling instance during a lease
- * hand-over, or a process that polls without the shared store) or 401; here every such end is logged and
- * polling starts again after a pause, until {@link Poller.stop}. Starts and stops may alternate (a lease
- * comes and goes): a start waits until the previous run has finished its last update.
- *
- * {@link startPolling} runs it on one instance at a time when several share a store: only the holder of
- * the lease `telegram:<bot id>:polling` polls; the others send and edit through the Bot API and take over
- * within seconds when the holder dies.
+ * Long polling that does not silently stop, on one instance at a time. grammY's `bot.start` ends by
+ * throwing when `getUpdates` answers 409 Conflict (another `getUpdates` on the token: a sibling during a
+ * lease hand-over, a process without the shared store, or a webhook set) or 401: every such end is
+ * logged and polling starts again after a pause, until stopped. With a shared store only the holder of
+ * the lease `telegram:<bot id>:polling` polls; the others send and edit through the Bot API, and take
+ * over within seconds when the holder dies.
  */
 import { randomUUID } from "node:crypto";
-import {
-  type AskUserLogger,
-  type ChannelLogger,
-  type Coordination,
-  describeError,
-  keepLease,
-} from "@ask-user/core";
+import { type ChannelLogger, type Coordination, describeError, keepLease } from "@ask-user/core";
 import { type Bot, type Context, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
 import { POLLING_RETRY_DELAY_MS } from "../limits.ts";
 
-/** Options of {@link createPoller}. */
-export interface PollerOptions {
+/** Options of {@link startPolling}. */
+export interface PollingOptions {
   allowedUpdates: ReadonlyArray<Exclude<keyof Update, "update_id">>;
-  logger: AskUserLogger;
+  logger: ChannelLogger;
   /** Pause before polling again after it stopped on an error (default 3000). */
   retryDelayMs?: number;
+  /** Shared with the other instances: only the holder of the polling lease polls. */
+  coordination?: Coordination;
+  /** This instance's name in the lease (default: a random id). */
+  instanceId?: string;
+  /** How long the lease lasts unrenewed (default: core's 6 s); a dead holder is replaced within ~this. */
+  leaseTtlMs?: number;
 }
 
-/** Long polling that can be started and stopped again. */
-export interface Poller {
-  /** Starts polling, unless it runs. Failures from now on are logged and retried until `stop`. */
-  start(): void;
-  /** Stops polling; resolves once the update in hand is handled. */
+/** Long polling as {@link startPolling} runs it. */
+export interface Polling {
+  /** The lease name, when polling runs under a lease. */
+  lease?: string;
+  /** Stops polling (once the update in hand is handled) and gives the lease up. */
   stop(): Promise<void>;
-  /**
-   * Settles once, with the first start: resolves when `getUpdates` is about to run for the first time,
-   * rejects with the error when that first try failed before (retries go on anyway).
-   */
-  readonly firstStart: Promise<void>;
 }
 
 /** True for the Bot API's 409 Conflict (another `getUpdates`, or a webhook set). */
@@ -48,66 +40,48 @@ export function isConflict(error: unknown): boolean {
 }
 
 /**
- * Wraps `bot.start` in a loop that starts it again after it stopped on an error.
- *
- * @example
- * const poller = createPoller(bot, { allowedUpdates: ["message", "callback_query"], logger });
- * poller.start();
- * await poller.firstStart;
- * // later
- * await poller.stop();
+ * `bot.start` in a loop that starts it again after it stopped on an error, until `stop`. Starts and
+ * stops may alternate (a lease comes and goes): a start waits until the previous run has finished.
+ * `firstStart` settles with the first start: resolved when `getUpdates` is about to run, rejected with
+ * the error when that first try failed before (retries go on anyway).
  */
-export function createPoller<C extends Context>(bot: Bot<C>, options: PollerOptions): Poller {
+function createPoller<C extends Context>(bot: Bot<C>, options: PollingOptions) {
   const { logger } = options;
   const retryDelayMs = options.retryDelayMs ?? POLLING_RETRY_DELAY_MS;
-  let settleFirst: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  let settle: (error?: unknown) => void = () => undefined;
   const firstStart = new Promise<void>((resolve, reject) => {
-    settleFirst = { resolve, reject };
+    settle = (error) => (error === undefined ? resolve() : reject(error));
   });
   firstStart.catch(() => undefined); // whoever awaits it sees the error; nobody has to
-  const settle = (error?: unknown) => {
-    if (error === undefined) settleFirst?.resolve();
-    else settleFirst?.reject(error);
-    settleFirst = undefined;
-  };
-
   /** The current run: `wanted` turns false on stop; `wake` ends its pause early. */
   let current: { wanted: boolean; wake?: () => void } | undefined;
   let finished: Promise<void> = Promise.resolve();
 
-  const pause = (run: NonNullable<typeof current>) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryDelayMs);
-      run.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const loop = async (run: NonNullable<typeof current>) => {
     while (run.wanted) {
       try {
-        await bot.start({
-          allowed_updates: options.allowedUpdates,
-          onStart: () => settle(),
-        });
+        await bot.start({ allowed_updates: options.allowedUpdates, onStart: () => settle() });
         if (!run.wanted) return;
         logger.warn({ channel: "telegram" }, "long polling ended by itself; polling again");
       } catch (error) {
         if (!run.wanted) return;
         settle(error);
         const details = { channel: "telegram", err: describeError(error), retryInMs: retryDelayMs };
-        if (isConflict(error)) {
+        if (!isConflict(error)) logger.error(details, "long polling stopped on an error; polling again");
+        else
           logger.warn(
             details,
             "getUpdates was refused with 409 Conflict: another getUpdates runs on this token (an instance " +
               "handing over, or one without the shared store) or a webhook is set; polling again",
           );
-        } else {
-          logger.error(details, "long polling stopped on an error; polling again");
-        }
       }
-      await pause(run);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, retryDelayMs);
+        run.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   };
 
@@ -115,17 +89,13 @@ export function createPoller<C extends Context>(bot: Bot<C>, options: PollerOpti
     firstStart,
     start() {
       if (current?.wanted) return;
-      const run: NonNullable<typeof current> = { wanted: true };
+      const run = { wanted: true };
       current = run;
-      const previous = finished;
-      finished = previous.then(() => loop(run));
+      finished = finished.then(() => loop(run));
     },
     async stop() {
-      const run = current;
-      if (run) {
-        run.wanted = false;
-        run.wake?.();
-      }
+      if (current) current.wanted = false;
+      current?.wake?.();
       if (bot.isRunning()) {
         await bot.stop().catch((error: unknown) => {
           logger.warn(
@@ -139,25 +109,6 @@ export function createPoller<C extends Context>(bot: Bot<C>, options: PollerOpti
   };
 }
 
-/** Options of {@link startPolling}. */
-export interface PollingOptions extends PollerOptions {
-  logger: ChannelLogger;
-  /** Shared with the other instances: only the holder of the polling lease polls. */
-  coordination?: Coordination;
-  /** This instance's name in the lease (default: a random id). */
-  instanceId?: string;
-  /** How long the lease lasts unrenewed (default: core's 6 s); a dead holder is replaced within ~this. */
-  leaseTtlMs?: number;
-}
-
-/** Long polling as {@link startPolling} runs it. */
-export interface Polling {
-  /** The lease name, when polling runs under a lease. */
-  lease?: string;
-  /** Stops polling and gives the lease up (another instance takes over at once). */
-  stop(): Promise<void>;
-}
-
 /**
  * Starts long polling: at once when this process is alone (no coordination; rejects when the first try
  * fails), else whenever this instance holds the lease `telegram:<bot id>:polling`. Resolves once this
@@ -166,8 +117,7 @@ export interface Polling {
  * @example
  * await bot.init();
  * const polling = await startPolling(bot, { allowedUpdates: ["message"], logger, coordination: store });
- * // later
- * await polling.stop();
+ * await polling.stop(); // later
  */
 export async function startPolling<C extends Context>(
   bot: Bot<C>,
@@ -177,12 +127,10 @@ export async function startPolling<C extends Context>(
   const poller = createPoller(bot, options);
   if (coordination === undefined) {
     poller.start();
-    try {
-      await poller.firstStart;
-    } catch (error) {
+    await poller.firstStart.catch(async (error: unknown) => {
       await poller.stop();
       throw error;
-    }
+    });
     return { stop: () => poller.stop() };
   }
 
@@ -196,16 +144,17 @@ export async function startPolling<C extends Context>(
   const observed: Coordination = {
     firstSeen: (key, ttlMs) => coordination.firstSeen(key, ttlMs),
     releaseLease: (name, by) => coordination.releaseLease(name, by),
-    async acquireLease(name, by, ttlMs) {
-      try {
-        const got = await coordination.acquireLease(name, by, ttlMs);
-        decide(got);
-        return got;
-      } catch (error) {
-        decide(false);
-        throw error;
-      }
-    },
+    acquireLease: (name, by, ttlMs) =>
+      coordination.acquireLease(name, by, ttlMs).then(
+        (got) => {
+          decide(got);
+          return got;
+        },
+        (error: unknown) => {
+          decide(false);
+          throw error;
+        },
+      ),
   };
   let stopping = false;
   const details = { channel: "telegram", lease, instance: holder };

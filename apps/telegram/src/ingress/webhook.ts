@@ -1,14 +1,14 @@
 /**
  * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`, around grammY's
- * `webhookCallback(bot, "std/http", { secretToken })`. The gateway mounts it at `/channels/telegram` on
- * its own port; the standalone runner serves the same handler on the instance's `listen` address.
+ * `webhookCallback(bot, "std/http", { secretToken })`: a wrong or missing secret header gets 401 and no
+ * handler runs (compared in constant time), a method other than POST 405. The gateway mounts it at
+ * `/channels/telegram`; the standalone runner serves it on the adapter's `listen` address.
  *
- * Telegram delivers an update again when its request is not answered 2xx in time — so an update whose
- * handling is slow (a store waiting for a lock) must not be answered late or with an error while it is
- * still running, or it runs twice. An update is therefore answered with its outcome when it is handled
- * within {@link WEBHOOK_ANSWER_WITHIN_MS} (500 on failure: Telegram delivers it again, and the dedupe
- * lets it run again); past that it is answered 200 and goes on in the background, at most
- * {@link WEBHOOK_BACKGROUND_MAX} at a time (beyond, new requests get 503 with `Retry-After`).
+ * Telegram delivers an update again when its request is not answered 2xx in time, so a slow update (a
+ * store waiting for a lock) must not be answered late or with an error while it still runs. An update
+ * handled within {@link WEBHOOK_ANSWER_WITHIN_MS} is answered with its outcome (500 on failure: Telegram
+ * delivers it again, and the dedupe lets it run again); past that it is answered 200 and goes on in the
+ * background, at most {@link WEBHOOK_BACKGROUND_MAX} at a time (beyond, 503 with `Retry-After`).
  */
 import { type AskUserLogger, describeError } from "@ask-user/core";
 import { type Bot, type Context, webhookCallback } from "grammy";
@@ -18,13 +18,10 @@ import {
   WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS,
 } from "../limits.ts";
 
-/** A web-standard request handler, as hosts mount it, that can say when its background work is done. */
+/** A web-standard request handler that can say when its background work is done. */
 export interface WebhookHandler {
   (request: Request): Promise<Response>;
-  /**
-   * Resolves once every update answered while still being handled has finished, or after `waitMs`:
-   * true when none is left running.
-   */
+  /** Resolves once every update still handled in the background has finished (true), or after `waitMs`. */
   settled(waitMs?: number): Promise<boolean>;
 }
 
@@ -39,7 +36,7 @@ export interface WebhookHandlerOptions {
   backgroundMax?: number;
 }
 
-/** A pause of `ms` (never ending when `ms` is infinite) that can be cancelled. */
+/** Resolves to `undefined` after `ms` (never when infinite); `cancel` clears the timer. */
 function pause(ms: number): { done: Promise<undefined>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   const done = new Promise<undefined>((resolve) => {
@@ -49,10 +46,7 @@ function pause(ms: number): { done: Promise<undefined>; cancel(): void } {
 }
 
 /**
- * A handler that feeds the bot from Telegram's webhook requests (see the module comment). A wrong or
- * missing secret header gets 401 and no handler runs (grammY compares it in constant time); a method
- * other than POST gets 405; a handler that fails in time gets 500, so that Telegram delivers the update
- * again (the channel's dedupe lets a failed update run again, and drops a copy of one that succeeded).
+ * A handler that feeds the bot from Telegram's webhook requests (see the module comment).
  *
  * @example
  * const webhook = createWebhookHandler(bot, { secretToken, logger });
@@ -78,13 +72,10 @@ export function createWebhookHandler<C extends Context>(
     try {
       return await handle(request);
     } catch (error) {
-      const late = answered();
-      logger.error(
-        { channel: "telegram", err: describeError(error) },
-        late
-          ? "webhook update failed after it was answered 200 (Telegram does not deliver it again)"
-          : "webhook update failed",
-      );
+      const message = answered()
+        ? "webhook update failed after it was answered 200 (Telegram does not deliver it again)"
+        : "webhook update failed";
+      logger.error({ channel: "telegram", err: describeError(error) }, message);
       return new Response(null, { status: 500 });
     }
   };
