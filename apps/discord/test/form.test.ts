@@ -127,6 +127,40 @@ describe("a three-question prompt with a multi-select", () => {
     expect(editsOf(world, prompt.id)).toEqual([]);
   });
 
+  it("keeps every question and who answered when one answer is long (2,950 characters under Regions: Other…)", async () => {
+    const { broker, channelId } = await setup(world);
+    const asked = broker.ask(ROLLOUT, {
+      target: { channel: "discord", conversation: channelId },
+      creator: alice,
+    });
+    const prompt = await promptIn(world, channelId);
+    const user = world.discord.user(ALICE);
+    const long = "word ".repeat(590).trim(); // 2,949 characters
+    await world.discord.waitForResponse(user.select(channelId, prompt.id, "Env", ["Production"]));
+    const other = user.click(channelId, prompt.id, "Regions: Other…");
+    await world.discord.waitForResponse(other);
+    await world.discord.waitForResponse(user.submitModal(other, long));
+    await world.discord.waitForResponse(
+      user.select(channelId, prompt.id, "Window", ["Tonight (Recommended)"]),
+    );
+
+    // The form's "Selected: …" line shortens the long answer, not the questions after it.
+    const selected = world.discord.message(channelId, prompt.id)?.content.split("\n").at(-2) ?? "";
+    expect(selected).toMatch(/^Selected: Env: Production · Regions: word word .*…/);
+    expect(selected.endsWith(" · Window: Tonight (Recommended)")).toBe(true);
+    expect([...selected].length).toBeLessThanOrEqual(300);
+
+    await world.discord.waitForResponse(user.click(channelId, prompt.id, "Send"));
+    expect((await asked).status).toBe("answered");
+    const summary = await world.discord.waitUntil(() => {
+      const message = world.discord.message(channelId, prompt.id);
+      return message?.components?.length === 0 ? message.content : undefined;
+    });
+    expect(summary).toMatch(/^✅ Env: Production · Regions: word word .*…/);
+    expect(summary.endsWith(` · Window: Tonight (Recommended) — ${mention(ALICE)}`)).toBe(true);
+    expect([...summary].length).toBeLessThanOrEqual(2000);
+  });
+
   it("tells who sends an incomplete form what is still needed, only them, and keeps the form", async () => {
     const { broker, channelId } = await setup(world);
     const record = await broker.create(ROLLOUT, {

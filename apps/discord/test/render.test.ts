@@ -128,6 +128,39 @@ describe("rendering a prompt", () => {
     expect(content).toContain("Option 4");
   });
 
+  it("fits long descriptions into 2000 characters and keeps every option label, in a form and with buttons", () => {
+    const options = [1, 2, 3, 4].map((n) => ({
+      label: `Option ${n}`,
+      description: `${n} ${"why ".repeat(300)}`,
+    }));
+    const questions = [1, 2, 3].map((n) => ({
+      id: `q${n}`,
+      header: `Q${n}`,
+      question: `Question ${n}?`,
+      multiSelect: n === 2,
+      options,
+    }));
+    const form = sampleRecord({
+      prompt: { questions, timeoutSeconds: 900 },
+      tokens: questions.map(() => newActionToken()),
+    });
+    const message = renderPrompt(discordView(form, false));
+    expect(chars(message.content)).toBeLessThanOrEqual(2000);
+    for (const n of [1, 2, 3]) expect(message.content).toContain(`${n}) Q${n}: Question ${n}?`);
+    expect(message.content.match(/^ {3}\d\\\. Option \d/gm)).toHaveLength(12);
+    expect(message.components).toHaveLength(4); // the selects keep every option (descriptions cut to 100)
+
+    const single = {
+      ...form,
+      prompt: { questions: [{ ...questions[0], multiSelect: false }], timeoutSeconds: 900 },
+    };
+    const buttons = renderPrompt(discordView(single as typeof form, true));
+    expect(chars(buttons.content)).toBeLessThanOrEqual(2000);
+    expect(buttons.content).toMatch(/^\*\*Q1\*\*\nQuestion 1\?\n/);
+    for (const n of [1, 2, 3, 4]) expect(buttons.content).toContain(`• **Option ${n}** — ${n} why why`);
+    expect(buttons.components[0]?.components.map((b) => b.label)).toEqual(options.map((o) => o.label));
+  });
+
   it("keeps a button prompt within 2000 characters with the hint line", () => {
     const record = sampleRecord({
       prompt: {
