@@ -158,7 +158,9 @@ describe("rendering a prompt", () => {
     expect(chars(buttons.content)).toBeLessThanOrEqual(2000);
     expect(buttons.content).toMatch(/^\*\*Q1\*\*\nQuestion 1\?\n/);
     for (const n of [1, 2, 3, 4]) expect(buttons.content).toContain(`• **Option ${n}** — ${n} why why`);
-    expect(buttons.components[0]?.components.map((b) => b.label)).toEqual(options.map((o) => o.label));
+    expect(buttons.components[0]?.components.map((b) => ("label" in b ? b.label : ""))).toEqual(
+      options.map((o) => o.label),
+    );
   });
 
   it("keeps a button prompt within 2000 characters with the hint line", () => {
