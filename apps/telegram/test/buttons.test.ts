@@ -198,4 +198,18 @@ describe.each(MODES)("buttons (%s)", (mode) => {
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "pong" });
     expect((await running.broker.get(record.id))?.status).toBe("pending");
   });
+
+  it("has one lifecycle on your bot: start once, and after stop() every update reaches your handlers", async () => {
+    const running = await start(mode, {
+      after: (bot) => bot.on("message:text", (ctx) => ctx.reply(`host heard: ${ctx.message.text}`)),
+    });
+    expect(running.telegram.describe).toBe("telegram (@ask_user_test_bot)");
+    await expect(running.telegram.start(running.broker)).rejects.toThrow(/cannot be started when running/);
+    const ada = running.tg.user(ADA);
+    const { record, chatId } = await ask(running, DEPLOY, String(ADA.id));
+    await running.telegram.stop();
+    ada.sendText(chatId, "2");
+    await running.tg.waitUntil(() => running.tg.messages(chatId).find((m) => m.text === "host heard: 2"));
+    expect((await running.broker.get(record.id))?.status).toBe("pending");
+  });
 });
