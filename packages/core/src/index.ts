@@ -11,7 +11,6 @@ export {
   createAskUser,
   type TransitionOutcome,
 } from "./broker/broker.ts";
-export { isForm } from "./broker/form.ts";
 export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./broker/inbound.ts";
 export {
   type Answerer,
@@ -139,6 +138,7 @@ export {
   type ControlView,
   type FormLimits,
   firstOpenQuestion,
+  isForm,
   isFormPrompt,
   type OptionView,
   type PromptLayout,

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AskUserBroker, createAskUser } from "../src/broker/broker.ts";
-import { isForm } from "../src/broker/form.ts";
 import type { QuestionRecord } from "../src/model/types.ts";
 import type { RefreshRequest } from "../src/ports/channel.ts";
 import {
@@ -10,6 +9,7 @@ import {
   MAX_ACTION_BYTES,
   newActionToken,
 } from "../src/prompt/codec.ts";
+import { isForm } from "../src/prompt/view.ts";
 import { normalizeAskUserInput } from "../src/schema/normalize.ts";
 import { createMemoryStore } from "../src/stores/memory.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";

@@ -2,8 +2,9 @@
  * What people do in the chat, in the lifecycle model test: tap a button, open or submit the Other…
  * modal, reply with text the way the prompt suggests.
  */
-import { isForm } from "../src/broker/form.ts";
+
 import { type Action, encodeAction } from "../src/prompt/codec.ts";
+import { isForm } from "../src/prompt/view.ts";
 import { type Effect, noEffect } from "./model-invariants.ts";
 import { type ReplyShape, renderReply } from "./model-prompts.ts";
 import {

@@ -7,17 +7,9 @@
 import type { Actor, Answers, QuestionRecord } from "../model/types.ts";
 import type { Action } from "../prompt/codec.ts";
 import { messagesFor } from "../prompt/i18n.ts";
-import type { Prompt, PromptQuestion } from "../schema/schema.ts";
+import type { PromptQuestion } from "../schema/schema.ts";
 import type { Refusal } from "./policy.ts";
 import { applyAnswers } from "./transitions.ts";
-
-/**
- * True when a prompt is answered as a form (controls stage, Send answers): several questions or a
- * multi-select one. A lone single-select question is answered by one tap.
- */
-export function isForm(prompt: Prompt): boolean {
-  return prompt.questions.length > 1 || prompt.questions.some((q) => q.multiSelect);
-}
 
 /** The labels of `question` first in option order, then free text (at most one), without duplicates. */
 function ordered(question: PromptQuestion, values: Iterable<string>): string[] {

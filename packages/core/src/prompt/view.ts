@@ -120,10 +120,15 @@ export interface PromptViewOptions {
   now?: number;
 }
 
-/** True when the prompt is a form (several questions, or a multi-select one). */
-export function isFormPrompt(record: Pick<QuestionRecord, "prompt">): boolean {
-  const { questions } = record.prompt;
+/** True when the prompt is a form (several questions, or a multi-select one): native forms stage a draft. */
+export function isForm(prompt: Pick<QuestionRecord["prompt"], "questions">): boolean {
+  const { questions } = prompt;
   return questions.length > 1 || questions[0]?.multiSelect === true;
+}
+
+/** {@link isForm} of a record's prompt. */
+export function isFormPrompt(record: Pick<QuestionRecord, "prompt">): boolean {
+  return isForm(record.prompt);
 }
 
 /** The question a form shows when nothing else is known: the first without an answer, else the first. */
@@ -133,7 +138,7 @@ export function firstOpenQuestion(record: Pick<QuestionRecord, "prompt" | "draft
 }
 
 function layoutOf(record: QuestionRecord, options: PromptViewOptions): PromptLayout {
-  if (!isFormPrompt(record)) return options.buttons ? "buttons" : "text";
+  if (!isForm(record.prompt)) return options.buttons ? "buttons" : "text";
   const forms = options.forms;
   if (!forms) return "text";
   const { questions } = record.prompt;
