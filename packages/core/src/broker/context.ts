@@ -6,7 +6,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { AskUserLogger } from "../ports/logger.ts";
 import type { QuestionStore } from "../ports/store.ts";
 import { messagesFor } from "../prompt/i18n.ts";
-import { renderSummary } from "../prompt/render.ts";
+import { MessageEdits } from "./message-edits.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
 import { finish, keepBefore, type Resolution } from "./transitions.ts";
 
@@ -15,20 +15,6 @@ export type Transition =
   | { ok: false; refusal: Refusal; record: QuestionRecord | undefined };
 
 const MAX_CAS_ATTEMPTS = 64;
-/** A summary edit that keeps failing is given up this long after the question ended. */
-const GIVE_UP_MS = 24 * 60 * 60_000;
-/** The longest wait between two tries of a failing summary edit. */
-const MAX_BACKOFF_MS = 10 * 60_000;
-
-/** 2 s, 4 s, 8 s, … up to 10 minutes. */
-function backoffMs(attempts: number): number {
-  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 20));
-}
-
-function deliveryKey(d: Delivery): string {
-  return `${d.channel}\u0000${d.conversation}\u0000${d.messageId}`;
-}
-
 /** State and helpers shared by the broker's parts. */
 export class BrokerContext {
   private readonly tasks = new Set<Promise<unknown>>();
@@ -186,86 +172,20 @@ export class BrokerContext {
     });
   }
 
+  /** The summary edits and draft refreshes of this broker's questions (see `message-edits.ts`). */
+  private readonly edits = new MessageEdits(this);
+
   /**
-   * Edits every delivered prompt message of an ended record to its summary (on the channels this broker
-   * runs), then marks each one done, or counts the failure and claims a retry with backoff; after a day
-   * of failures an edit is given up. `onRetry` learns when the next retry is due.
+   * Edits every delivered prompt message of an ended record to its summary, counting failures for a
+   * retry with backoff (see {@link MessageEdits.finalize}).
    */
-  async finalize(record: QuestionRecord): Promise<void> {
-    const summary = renderSummary(record, { locale: record.locale });
-    const done = new Set<string>();
-    const failed = new Set<string>();
-    for (const delivery of record.deliveries) {
-      if (delivery.kind !== "prompt" || delivery.finalizedAt !== undefined) continue;
-      if (delivery.abandonedAt !== undefined) continue;
-      const channel = this.channels.get(delivery.channel);
-      if (!channel) continue; // an instance that runs that channel repairs it
-      try {
-        await channel.finalize({ record, delivery, locale: record.locale, summary });
-        done.add(deliveryKey(delivery));
-      } catch (error) {
-        failed.add(deliveryKey(delivery));
-        this.logger.warn(
-          {
-            questionId: record.id,
-            channel: delivery.channel,
-            messageId: delivery.messageId,
-            err: describeError(error),
-          },
-          "could not edit the question message to its summary",
-        );
-      }
-    }
-    if (done.size === 0 && failed.size === 0) return;
-    const now = this.clock.now();
-    let retryAt: number | undefined;
-    await this.transition(record.id, record.locale, (current) => {
-      retryAt = undefined;
-      for (const delivery of current.deliveries) {
-        if (delivery.kind !== "prompt" || delivery.finalizedAt !== undefined) continue;
-        const key = deliveryKey(delivery);
-        if (done.has(key)) {
-          delivery.finalizedAt = now;
-        } else if (failed.has(key)) {
-          delivery.attempts = (delivery.attempts ?? 0) + 1;
-          if (now - (current.resolvedAt ?? now) >= GIVE_UP_MS) delivery.abandonedAt = now;
-          else retryAt = Math.min(retryAt ?? Number.POSITIVE_INFINITY, now + backoffMs(delivery.attempts));
-        }
-      }
-      if (retryAt !== undefined) current.claim = this.claim(retryAt);
-      else if (current.claim?.by === this.instanceId) delete current.claim;
-      return current;
-    });
-    if (retryAt !== undefined) this.onRetry?.(retryAt);
+  finalize(record: QuestionRecord): Promise<void> {
+    return this.edits.finalize(record);
   }
 
-  /** One refresh at a time per question, each showing the record as stored when it runs. */
-  private readonly refreshing = new Map<string, Promise<void>>();
-
-  /** Re-renders a pending prompt's messages with its latest draft (`Channel.refresh`). */
+  /** Re-renders a pending prompt's messages with its latest draft, one refresh at a time per question. */
   refresh(id: string): Promise<void> {
-    const previous = this.refreshing.get(id) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      const record = await this.store.get(id);
-      if (record?.status !== "pending") return;
-      for (const delivery of record.deliveries) {
-        const channel = delivery.kind === "prompt" ? this.channels.get(delivery.channel) : undefined;
-        if (!channel?.refresh) continue;
-        try {
-          await channel.refresh({ record, delivery, locale: record.locale });
-        } catch (error) {
-          this.logger.warn(
-            { questionId: id, channel: delivery.channel, err: describeError(error) },
-            "could not show the changed draft in the question message",
-          );
-        }
-      }
-    });
-    this.refreshing.set(id, next);
-    void next.finally(() => {
-      if (this.refreshing.get(id) === next) this.refreshing.delete(id);
-    });
-    return next;
+    return this.edits.refresh(id);
   }
 
   /** Told when a failed edit is due for its next try (the repair sweep schedules itself by it). */

@@ -1,6 +1,8 @@
 /**
- * The pure transitions of a question record: what an answer, a draft or an ending does to the record as
- * it is stored now. The broker runs them inside its compare-and-set (`BrokerContext.act`).
+ * The transitions of a question record: what an answer, a draft or an ending does to the record as it is
+ * stored now. Each one changes the record it is given and returns it — the broker hands every attempt of
+ * its compare-and-set (`BrokerContext.act`) a private copy, so nothing shared is touched — and none reads
+ * the clock or does I/O (`now` is passed in).
  */
 import type { Actor, Answers, QuestionRecord } from "../model/types.ts";
 
@@ -14,7 +16,7 @@ export type Resolution =
 
 /**
  * Applies answers (a draft merged with what was just given) to the current record: answered when every
- * question has a value, else the draft grows (the text stepper). Pure on the record it is given.
+ * question has a value, else the draft grows (the text stepper). Changes and returns `record`.
  */
 export function applyAnswers(
   record: QuestionRecord,
@@ -29,7 +31,7 @@ export function applyAnswers(
   return record;
 }
 
-/** Moves a record to a final state (pure on the record it is given). */
+/** Moves a record to a final state: changes and returns `record`. */
 export function finish(record: QuestionRecord, resolution: Resolution, at: number): QuestionRecord {
   record.status = resolution.status;
   record.resolvedAt = at;
