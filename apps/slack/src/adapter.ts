@@ -32,7 +32,7 @@ import {
 } from "./limits.ts";
 import { sendNotice } from "./notices.ts";
 import { createOutbound } from "./outbound.ts";
-import { slackTime } from "./render.ts";
+import { slackTime } from "./render/mrkdwn.ts";
 import { createPeople, mention } from "./users.ts";
 
 /** Options of {@link createSlackChannel}. */

@@ -5,7 +5,7 @@
 import type { AskUserBroker, AskUserLogger } from "@ask-user/core";
 import type { RespondFn, webApi } from "@slack/bolt";
 import { formatConversation } from "./conversation.ts";
-import { renderPrivateNotice } from "./render.ts";
+import { renderPrivateNotice } from "./render/mrkdwn.ts";
 import { mention, type People } from "./users.ts";
 
 /** What the inbound side needs. */

@@ -39,10 +39,9 @@ export { channelPlugin } from "./plugin.ts";
 export {
   escapeMrkdwn,
   renderNotice,
-  renderPrompt,
   renderSummary,
   type SlackMessage,
   slackDate,
   slackTime,
-  slackView,
-} from "./render.ts";
+} from "./render/mrkdwn.ts";
+export { promptMessage, renderPrompt, slackView } from "./render/prompt.ts";

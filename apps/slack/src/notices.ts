@@ -9,7 +9,7 @@ import { ChannelError, type DeliveryRef, describeError, isConfirmation, type Not
 import { parseMessageRef } from "./conversation.ts";
 import { CONFIRMATION_REACTION } from "./limits.ts";
 import type { Outbound } from "./outbound.ts";
-import { renderNotice, renderPrivateNotice } from "./render.ts";
+import { renderNotice, renderPrivateNotice } from "./render/mrkdwn.ts";
 
 /** Adds the confirmation reaction; false when Slack would not (then a message confirms instead). */
 async function react(out: Outbound, channel: string, ts: string): Promise<boolean> {

@@ -26,7 +26,7 @@ import {
   PRIVATE_METADATA_MAX_CHARS,
   SUBMISSION_LOOKUP_BUDGET_MS,
 } from "./limits.ts";
-import { headline } from "./render.ts";
+import { headline } from "./render/prompt.ts";
 
 /** The block and action id of the free-text input in the Other… modal. */
 export const ANSWER_BLOCK_ID = "ask_user_answer";

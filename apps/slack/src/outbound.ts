@@ -24,7 +24,8 @@ import { conversationProblem, type Place, parseConversation } from "./conversati
 import { type EarlierPosts, promptMetadata } from "./earlier-post.ts";
 import { isSettledEditError, toChannelError } from "./errors.ts";
 import { IDEMPOTENT_ATTEMPTS_MAX, IDEMPOTENT_RETRY_DELAY_MS } from "./limits.ts";
-import { promptMessage, renderSummary, type SlackMessage } from "./render.ts";
+import { renderSummary, type SlackMessage } from "./render/mrkdwn.ts";
+import { promptMessage } from "./render/prompt.ts";
 import type { People } from "./users.ts";
 
 /**

@@ -3,6 +3,7 @@
  * and the DM channel of a user from `conversations.open`, cached. Lookups never fail the caller: a
  * missing scope or a slow API gives `{}`.
  */
+import { rememberBounded } from "@ask-user/core";
 import type { webApi } from "@slack/bolt";
 import { DM_CACHE_MAX, USER_CACHE_MAX, USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
 
@@ -30,15 +31,6 @@ export interface People {
   dm(userId: string): Promise<string>;
 }
 
-function bounded<K, V>(map: Map<K, V>, max: number, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-}
-
 /** Creates the directory over a WebClient with a bot token. */
 export function createPeople(client: webApi.WebClient, now: () => number = Date.now): People {
   const people = new Map<string, { person: Person; at: number }>();
@@ -60,7 +52,7 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
       })
       .catch((): Person => ({}))
       .then((person) => {
-        bounded(people, USER_CACHE_MAX, userId, { person, at: now() });
+        rememberBounded(people, userId, { person, at: now() }, USER_CACHE_MAX);
         inFlight.delete(userId);
         return person;
       });
@@ -86,7 +78,7 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
       const result = await client.conversations.open({ users: userId });
       const id = result.channel?.id;
       if (!id) throw new Error(`conversations.open gave no channel for ${userId}`);
-      bounded(dms, DM_CACHE_MAX, userId, id);
+      rememberBounded(dms, userId, id, DM_CACHE_MAX);
       return id;
     },
   };

@@ -4,7 +4,8 @@ import { sampleRecord } from "@ask-user/core/testing";
 import { checkBlocks } from "@ask-user/testkit/slack";
 import { describe, expect, it } from "vitest";
 import { renderPrompt, slackTime, slackView } from "../src/index.ts";
-import { promptMessage, renderPrivateNotice } from "../src/render.ts";
+import { renderPrivateNotice } from "../src/render/mrkdwn.ts";
+import { promptMessage } from "../src/render/prompt.ts";
 import { RELEASE } from "./form-fixtures.ts";
 
 const EXPIRES = Date.UTC(2026, 0, 2, 14, 5);

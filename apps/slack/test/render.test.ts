@@ -11,7 +11,7 @@ import {
   slackView,
 } from "../src/index.ts";
 import { CONTEXT_TEXT_MAX_CHARS, SECTION_TEXT_MAX_CHARS } from "../src/limits.ts";
-import { escapeWithin, renderPrivateNotice } from "../src/render.ts";
+import { escapeWithin, renderPrivateNotice } from "../src/render/mrkdwn.ts";
 
 const EXPIRES = Date.UTC(2026, 0, 2, 14, 5);
 
