@@ -45,6 +45,18 @@ describe("buildPromptView", () => {
     expect(buildPromptView(recordOf(rolloutInput), { forms: { maxOptions: 3 } }).layout).toBe("form");
   });
 
+  it("is text, without payloads, for more options than a control can number or a record without tokens", () => {
+    const many = sampleRecord();
+    const question = many.prompt.questions[0];
+    if (question) question.options = Array.from({ length: 11 }, (_, i) => ({ label: `Option ${i + 1}` }));
+    const view = buildPromptView(many, { buttons: true, forms: {} });
+    expect(view.layout).toBe("text");
+    expect(view.questions[0]?.options.every((o) => o.action === "")).toBe(true);
+    expect(buildPromptView(recordOf(rolloutInput, { tokens: [] }), { forms: {} }).controls.send?.action).toBe(
+      "",
+    );
+  });
+
   it("shows a form's draft: picked options, the own answer, status lines, and the step's controls", () => {
     const record = recordOf(rolloutInput, {
       draft: { env: ["Production"], regions: ["EU (Recommended)", "Mars"] },

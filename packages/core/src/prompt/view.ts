@@ -35,7 +35,10 @@ export interface OptionView {
   recommended: boolean;
   /** The shared draft holds it. */
   picked: boolean;
-  /** The payload of a tap: `option` (buttons: answers at once) or `pick` (form: toggles in the draft). */
+  /**
+   * The payload of a tap: `option` (buttons: answers at once) or `pick` (form: toggles in the draft);
+   * empty in the text layout, which has no controls.
+   */
   action: string;
 }
 
@@ -137,7 +140,11 @@ export function firstOpenQuestion(record: Pick<QuestionRecord, "prompt" | "draft
   return index === -1 ? 0 : index;
 }
 
+/** The most options a control can number (the codec's option index is one digit). */
+const CODEC_OPTIONS_MAX = 10;
+
 function layoutOf(record: QuestionRecord, options: PromptViewOptions): PromptLayout {
+  if (record.prompt.questions.some((q) => q.options.length > CODEC_OPTIONS_MAX)) return "text";
   if (!isForm(record.prompt)) return options.buttons ? "buttons" : "text";
   const forms = options.forms;
   if (!forms) return "text";
@@ -180,6 +187,9 @@ export function buildPromptView(record: QuestionRecord, options: PromptViewOptio
   const several = total > 1;
   const stepIndex = Math.min(Math.max(options.shown ?? firstOpenQuestion(record), 0), total - 1);
   const tokenOf = (index: number) => record.tokens[index] ?? "";
+  // Payloads only where there are controls (a text prompt has none; a hand-built record may lack tokens).
+  const encode = (token: string, action: Parameters<typeof encodeAction>[1]) =>
+    layout === "text" || token === "" ? "" : encodeAction(token, action);
   const views: QuestionView[] = questions.map((question, index) => {
     const token = tokenOf(index);
     const values = record.draft?.[question.id] ?? [];
@@ -198,10 +208,10 @@ export function buildPromptView(record: QuestionRecord, options: PromptViewOptio
         ...(option.description === undefined ? {} : { description: option.description }),
         recommended: isRecommended(option.label),
         picked: values.includes(option.label),
-        action: encodeAction(token, { kind: layout === "buttons" ? "option" : "pick", index: i }),
+        action: encode(token, { kind: layout === "buttons" ? "option" : "pick", index: i }),
       })),
-      choose: encodeAction(token, { kind: "choose" }),
-      other: { label: m.other, action: encodeAction(token, { kind: "other" }), picked: own !== undefined },
+      choose: encode(token, { kind: "choose" }),
+      other: { label: m.other, action: encode(token, { kind: "other" }), picked: own !== undefined },
       values,
       ...(own === undefined ? {} : { own }),
       answered: record.draft?.[question.id] !== undefined,
@@ -215,14 +225,14 @@ export function buildPromptView(record: QuestionRecord, options: PromptViewOptio
   }));
   const shownToken = tokenOf(stepIndex);
   const controls: PromptView["controls"] = {
-    skip: { label: m.skip, action: encodeAction(shownToken, { kind: "skip" }) },
+    skip: { label: m.skip, action: encode(shownToken, { kind: "skip" }) },
   };
   if (layout === "form") {
-    controls.send = { label: m.send, action: encodeAction(shownToken, { kind: "submit" }) };
+    controls.send = { label: m.send, action: encode(shownToken, { kind: "submit" }) };
     if (stepIndex > 0)
-      controls.back = { label: m.back, action: encodeAction(tokenOf(stepIndex - 1), { kind: "view" }) };
+      controls.back = { label: m.back, action: encode(tokenOf(stepIndex - 1), { kind: "view" }) };
     if (stepIndex < total - 1)
-      controls.next = { label: m.next, action: encodeAction(tokenOf(stepIndex + 1), { kind: "view" }) };
+      controls.next = { label: m.next, action: encode(tokenOf(stepIndex + 1), { kind: "view" }) };
   }
   const now = options.now ?? record.createdAt;
   return {
