@@ -7,7 +7,6 @@
  */
 import {
   type AskUserBroker,
-  AskUserError,
   type Channel,
   type ChannelAdapter,
   type ChannelLogger,
@@ -16,23 +15,21 @@ import {
   consoleLogger,
   createMemoryCoordination,
   createPromptMessages,
-  isFormPrompt,
-  promptAudience,
-  type QuestionRecord,
 } from "@ask-user/core";
 import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from "discord.js";
 import type { DiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
-import { isSettledEditError, toChannelError } from "./errors.ts";
+import { toChannelError } from "./errors.ts";
 import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { clientOptions } from "./ingress/connection.ts";
 import { holdGateway } from "./ingress/gateway.ts";
 import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEFER_AFTER_MS } from "./limits.ts";
 import { createNotify } from "./notices.ts";
-import { createOutbound, promptNonce, whoAmI } from "./outbound.ts";
+import { createOutbound, whoAmI } from "./outbound.ts";
+import { createPrompts, formMessage, type PromptDeps } from "./prompts.ts";
 import { discordTime } from "./render/markdown.ts";
-import { mentionOf, renderSummaryContent } from "./render/notice.ts";
-import { discordView, isFormView, missingIntentHint, renderPrompt, samenessOf } from "./render/prompt.ts";
+import { mentionOf } from "./render/notice.ts";
+import { missingIntentHint } from "./render/prompt.ts";
 
 /** Options of {@link createDiscordChannel}. */
 export interface DiscordChannelOptions {
@@ -83,8 +80,6 @@ export interface DiscordChannel extends ChannelAdapter {
   noMessageContent(): void;
 }
 
-const NO_MENTIONS = { parse: [] as [] };
-
 /**
  * Mounts ask-user on a discord.js client: the channel sends, edits and notifies at once;
  * `start(broker)` adds one `interactionCreate` and one `messageCreate` listener (the host's own
@@ -128,10 +123,13 @@ export function createDiscordChannel(
   const botId = () => client.user?.id ?? options.botId ?? "";
   /** Core's form state: taps, finalize and refresh of one message in order, no edit twice. */
   const messages = createPromptMessages();
-  const hint = (locale: string, dm: boolean) =>
-    !dm && !messageContent ? missingIntentHint(locale, botId()) : undefined;
-  const form = (record: QuestionRecord, dm: boolean) =>
-    renderPrompt(discordView(record, false, promptAudience(record, dm)), hint(record.locale, dm));
+  const deps: PromptDeps = {
+    name,
+    outbound,
+    messages,
+    hint: (locale, dm) => (!dm && !messageContent ? missingIntentHint(locale, botId()) : undefined),
+  };
+  const prompts = createPrompts(deps);
 
   let inbound: InboundContext | undefined;
   const interactionListener = (interaction: Interaction) => {
@@ -152,55 +150,7 @@ export function createDiscordChannel(
       ingress: "connection",
     },
     isDirect: (conversation) => parseConversation(conversation)?.kind === "user",
-    async deliver({ record, buttons, forName }) {
-      const conversation = record.target?.conversation;
-      if (conversation === undefined)
-        throw new AskUserError("invalid_input", "The question has no target conversation.");
-      const target = await outbound.target(conversation);
-      const view = discordView(record, buttons, forName);
-      const payload = renderPrompt(view, hint(record.locale, target.dm));
-      // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
-      const messageId = await outbound.send(target.channelId, {
-        ...payload,
-        allowed_mentions: NO_MENTIONS,
-        nonce: promptNonce(record.id),
-        enforce_nonce: true,
-      });
-      if (isFormView(view)) messages.sent(messageId, record, samenessOf(payload));
-      return { messageId };
-    },
-    async finalize({ record, delivery }) {
-      const messageId = delivery.messageId;
-      await messages.end(messageId, async () => {
-        // A tap that resolved the question updated its message in place (type 7): no second edit.
-        if (await messages.tapsSettled(messageId)) return;
-        try {
-          const target = await outbound.target(delivery.conversation);
-          const content = renderSummaryContent(record, name);
-          await outbound.edit(target.channelId, messageId, {
-            content,
-            components: [],
-            allowed_mentions: NO_MENTIONS,
-          });
-        } catch (error) {
-          if (!isSettledEditError(error)) throw error;
-        }
-      });
-    },
-    async refresh({ record, delivery }) {
-      const messageId = delivery.messageId;
-      if (!isFormPrompt(record) || messages.ended(messageId)) return;
-      const target = await outbound.target(delivery.conversation);
-      // After the taps on this message (each shows its own outcome); never over the summary.
-      await messages.show(messageId, record, (latest) => {
-        const payload = form(latest, target.dm);
-        const body = { ...payload, allowed_mentions: NO_MENTIONS };
-        return {
-          sameness: samenessOf(payload),
-          send: () => outbound.edit(target.channelId, messageId, body),
-        };
-      });
-    },
+    ...prompts,
     notify: createNotify(name, logger, outbound),
     // `<@id>`: every client shows the name; every message is sent with mentions suppressed.
     displayName: async (userId) => mentionOf(userId),
@@ -221,7 +171,7 @@ export function createDiscordChannel(
         logger,
         deferAfterMs: options.deferAfterMs ?? DEFER_AFTER_MS,
         messages,
-        form,
+        form: (record, dm) => formMessage(deps, record, dm),
         acknowledgeUnhandled: options.acknowledgeUnhandled ?? false,
         contentMissing: noMessageContent,
         onUnhandledMessage: options.onUnhandledMessage,

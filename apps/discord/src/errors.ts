@@ -3,7 +3,7 @@
  * used for every REST call whose failure reaches core (deliver, finalize, notify), so `record.error`
  * reads the same on every channel and no raw SDK error reaches the broker.
  */
-import { ChannelError, describeError } from "@ask-user/core";
+import { ChannelError, type ChannelErrorOptions, type ChannelFailure, describeError } from "@ask-user/core";
 import { DiscordAPIError, HTTPError, RateLimitError, RESTJSONErrorCodes } from "discord.js";
 
 /** Discord's JSON error codes that mean "the message to edit is gone": an edit that has nothing to do. */
@@ -34,59 +34,36 @@ function retryAfterOf(error: DiscordAPIError): number | undefined {
  */
 export function toChannelError(error: unknown, method: string): ChannelError {
   if (error instanceof ChannelError) return error;
+  const fail = (
+    failure: ChannelFailure,
+    text: string,
+    options: Omit<ChannelErrorOptions, "method" | "cause">,
+  ) => new ChannelError("discord", failure, text, { method, ...options, cause: error });
   if (error instanceof RateLimitError) {
     const retryAfterMs = Math.ceil(error.retryAfter);
-    return new ChannelError(
-      "discord",
-      "rate_limited",
-      `Discord rate-limited ${method}: retry after ${retryAfterMs} ms`,
-      {
-        method,
-        status: 429,
-        retryAfterMs,
-        cause: error,
-      },
-    );
+    return fail("rate_limited", `Discord rate-limited ${method}: retry after ${retryAfterMs} ms`, {
+      status: 429,
+      retryAfterMs,
+    });
   }
   if (error instanceof DiscordAPIError) {
     if (error.status === 429) {
       const retryAfterMs = retryAfterOf(error);
-      return new ChannelError("discord", "rate_limited", `Discord rate-limited ${method}: ${error.message}`, {
-        method,
+      return fail("rate_limited", `Discord rate-limited ${method}: ${error.message}`, {
         status: 429,
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        cause: error,
       });
     }
     const code = error.code === 0 || error.code === "" ? undefined : error.code;
     const text = `${error.status} ${error.message}${code === undefined ? "" : ` (code ${code})`}`;
-    return new ChannelError("discord", "refused", `Discord refused ${method}: ${text}`, {
-      method,
-      status: code ?? error.status,
-      cause: error,
-    });
+    return fail("refused", `Discord refused ${method}: ${text}`, { status: code ?? error.status });
   }
   if (error instanceof HTTPError) {
-    return new ChannelError(
-      "discord",
-      "unreachable",
-      `Discord failed ${method}: ${error.status} ${error.message}`,
-      {
-        method,
-        status: error.status,
-        cause: error,
-      },
-    );
+    return fail("unreachable", `Discord failed ${method}: ${error.status} ${error.message}`, {
+      status: error.status,
+    });
   }
-  return new ChannelError(
-    "discord",
-    "unreachable",
-    `Discord unreachable for ${method}: ${describeError(error)}`,
-    {
-      method,
-      cause: error,
-    },
-  );
+  return fail("unreachable", `Discord unreachable for ${method}: ${describeError(error)}`, {});
 }
 
 /**

@@ -1,0 +1,91 @@
+/**
+ * A prompt's message over REST: delivered (buttons, a form or text, sent once per question by its
+ * nonce), re-rendered when a form's draft changes anywhere, and edited to the summary when the question
+ * ends. Core's form state (`PromptMessages`, shared with the taps) keeps the edits of one message in
+ * order: a tap's own update is not sent again, and a summary is never overwritten by a form.
+ */
+import {
+  AskUserError,
+  type Channel,
+  isFormPrompt,
+  type PromptMessages,
+  promptAudience,
+  type QuestionRecord,
+} from "@ask-user/core";
+import { isSettledEditError } from "./errors.ts";
+import { type Outbound, promptNonce } from "./outbound.ts";
+import { renderSummaryContent } from "./render/notice.ts";
+import { discordView, isFormView, type RenderedMessage, renderPrompt, samenessOf } from "./render/prompt.ts";
+
+const NO_MENTIONS = { parse: [] as [] };
+
+/** What the prompt messages need from the channel. */
+export interface PromptDeps {
+  /** The channel's name (only its users are named by mention in summaries). */
+  name: string;
+  outbound: Outbound;
+  messages: PromptMessages;
+  /** The missing-intent hint a prompt carries in a guild channel, if any. */
+  hint(locale: string, dm: boolean): string | undefined;
+}
+
+/** A form's message for a record as it stands, in a DM or a guild channel (also what a tap shows). */
+export function formMessage(deps: PromptDeps, record: QuestionRecord, dm: boolean): RenderedMessage {
+  return renderPrompt(discordView(record, false, promptAudience(record, dm)), deps.hint(record.locale, dm));
+}
+
+/** Core's `deliver`, `finalize` and `refresh` for Discord. */
+export function createPrompts(deps: PromptDeps): Required<Pick<Channel, "deliver" | "finalize" | "refresh">> {
+  const { name, outbound, messages } = deps;
+  return {
+    async deliver({ record, buttons, forName }) {
+      const conversation = record.target?.conversation;
+      if (conversation === undefined)
+        throw new AskUserError("invalid_input", "The question has no target conversation.");
+      const target = await outbound.target(conversation);
+      const view = discordView(record, buttons, forName);
+      const payload = renderPrompt(view, deps.hint(record.locale, target.dm));
+      // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
+      const messageId = await outbound.send(target.channelId, {
+        ...payload,
+        allowed_mentions: NO_MENTIONS,
+        nonce: promptNonce(record.id),
+        enforce_nonce: true,
+      });
+      if (isFormView(view)) messages.sent(messageId, record, samenessOf(payload));
+      return { messageId };
+    },
+    async finalize({ record, delivery }) {
+      const messageId = delivery.messageId;
+      await messages.end(messageId, async () => {
+        // A tap that resolved the question updated its message in place (type 7): no second edit.
+        if (await messages.tapsSettled(messageId)) return;
+        try {
+          const target = await outbound.target(delivery.conversation);
+          const content = renderSummaryContent(record, name);
+          await outbound.edit(target.channelId, messageId, {
+            content,
+            components: [],
+            allowed_mentions: NO_MENTIONS,
+          });
+        } catch (error) {
+          if (!isSettledEditError(error)) throw error;
+        }
+      });
+    },
+    async refresh({ record, delivery }) {
+      const messageId = delivery.messageId;
+      if (!isFormPrompt(record) || messages.ended(messageId)) return;
+      const target = await outbound.target(delivery.conversation);
+      // After the taps on this message (each shows its own outcome); never over the summary.
+      await messages.show(messageId, record, (latest) => {
+        const payload = formMessage(deps, latest, target.dm);
+        const body = { ...payload, allowed_mentions: NO_MENTIONS };
+        return {
+          sameness: samenessOf(payload),
+          send: () => outbound.edit(target.channelId, messageId, body),
+        };
+      });
+    },
+  };
+}
