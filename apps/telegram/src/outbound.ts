@@ -35,14 +35,7 @@ import {
   RETRY_AFTER_MAX_SECONDS,
   RETRY_MAX_ATTEMPTS,
 } from "./limits.ts";
-import {
-  promptView,
-  type RenderedMessage,
-  renderPlain,
-  renderPrompt,
-  renderTextOnly,
-  viewable,
-} from "./render.ts";
+import { promptView, type RenderedMessage, renderPlain, renderPrompt } from "./render.ts";
 
 /**
  * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
@@ -186,10 +179,8 @@ export function createPrompts(api: Api): Prompts {
       // Groups (negative ids) run in privacy mode: the readable text says to reply to the message.
       const group = chat.chatId < 0;
       const options = { buttons, replyToMessage: group, ...(forName === undefined ? {} : { forName }) };
-      const view = viewable(record) ? promptView(record, options) : undefined;
-      const message = view
-        ? renderPrompt(view, group ? undefined : text)
-        : renderTextOnly(record, text, options);
+      const view = promptView(record, options);
+      const message = renderPrompt(view, group ? undefined : text);
       let messageId: number;
       try {
         const sent = await api.sendMessage(chat.chatId, message.html, {
@@ -201,7 +192,7 @@ export function createPrompts(api: Api): Prompts {
       } catch (error) {
         throw toChannelError(error, "sendMessage");
       }
-      if (view?.layout === "form") messages.sent(keyOf(chat, messageId), record, JSON.stringify(message));
+      if (view.layout === "form") messages.sent(keyOf(chat, messageId), record, JSON.stringify(message));
       return { messageId: String(messageId) };
     },
     async finalize({ delivery, summary }) {
@@ -212,7 +203,7 @@ export function createPrompts(api: Api): Prompts {
     },
     async refresh({ record, delivery }) {
       // A prompt sent as text stays as it is.
-      if (!viewable(record) || promptView(record).layout !== "form") return;
+      if (promptView(record).layout !== "form") return;
       await showForm(chatOrThrow(delivery.conversation), Number(delivery.messageId), record);
     },
   };

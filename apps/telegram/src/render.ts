@@ -58,30 +58,6 @@ export function renderPlain(text: string, max = MESSAGE_TEXT_MAX_CHARS): string 
 const fitsMessage = (text: string) => defuseMentions(text).length <= MESSAGE_TEXT_MAX_CHARS;
 
 /**
- * True when core's action codec can number every option (0-9; the schema allows 4), so that core's view
- * can carry the prompt. Otherwise the prompt goes as core's readable text ({@link renderTextOnly}).
- */
-export function viewable(record: QuestionRecord): boolean {
-  return record.prompt.questions.every((question) => question.options.length <= FORM_OPTIONS_MAX);
-}
-
-/** Core's readable text of a prompt its view can't carry, cut to one message. */
-export function renderTextOnly(
-  record: QuestionRecord,
-  given: string,
-  options: PromptViewOptions,
-): RenderedMessage {
-  if (!options.replyToMessage) return { html: renderPlain(given) };
-  const { locale, expiresAt, createdAt: now } = record;
-  const forName = options.forName === undefined ? {} : { forName: options.forName };
-  return {
-    html: renderPlain(
-      renderPromptText(record.prompt, { locale, expiresAt, now, replyToMessage: true, ...forName }),
-    ),
-  };
-}
-
-/**
  * The view of `record` for Telegram: native buttons when core asks for them, a form (one question at a
  * time) when every question's options fit the keyboard's payloads ({@link FORM_OPTIONS_MAX}), else text.
  *
