@@ -21,9 +21,17 @@ import { deliver } from "./deliver.ts";
 import { handleAction, handleReply } from "./inbound.ts";
 import { Liveness } from "./liveness.ts";
 import { Repairer } from "./repair.ts";
+import { stageDraft } from "./stage.ts";
 import type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./types.ts";
 
-export type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./types.ts";
+export type {
+  AskOptions,
+  AskUserBroker,
+  AskUserOptions,
+  StageActor,
+  StageRequest,
+  TransitionOutcome,
+} from "./types.ts";
 
 const DEFAULT_CLAIM_MS = 30_000;
 const DEFAULT_REPAIR_INTERVAL_MS = 30_000;
@@ -233,6 +241,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
         await ctx.resolve(id, { status: "answered", answers: checked.answers, actor }, locale, record),
       );
     },
+    stage: (id, request, actor) => stageDraft(ctx, id, request, actor),
     async skip(id, actor) {
       return outcomeOf(await ctx.resolve(id, { status: "skipped", actor }, locale));
     },

@@ -20,7 +20,7 @@ function ordered(question: PromptQuestion, values: Iterable<string>): string[] {
 }
 
 /** The draft with `question`'s values replaced (removed when empty). */
-function withValues(draft: Answers | undefined, question: PromptQuestion, values: string[]): Answers {
+export function withValues(draft: Answers | undefined, question: PromptQuestion, values: string[]): Answers {
   const next: Answers = { ...draft };
   if (values.length === 0) delete next[question.id];
   else next[question.id] = values;

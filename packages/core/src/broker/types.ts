@@ -58,6 +58,23 @@ export type TransitionOutcome =
       issues?: InputIssue[];
     };
 
+/** What `stage` puts into the shared draft: one question's values (an empty list clears them). */
+export interface StageRequest {
+  /** The question's id (`deploy_target`). */
+  question: string;
+  /**
+   * Its values as `answer` takes them: option labels (any case, made canonical), or one answer of
+   * one's own (`other: …` marks it as such); one string is a one-value list.
+   */
+  values: unknown;
+}
+
+/**
+ * Who stages: an operator surface (`web`, `http`, `cli`, `mcp`; authenticated by the gateway), or a
+ * chat user with the conversation they act in, checked like a tap (SPEC §5).
+ */
+export type StageActor = Actor & { conversation?: string };
+
 /** The broker: asks questions, takes answers from every surface, and keeps the lifecycle (SPEC §4). */
 export interface AskUserBroker {
   /**
@@ -85,6 +102,18 @@ export interface AskUserBroker {
   rememberMessage(questionId: string, message: MessageRef): Promise<void>;
   /** Answers from an operator surface (web, HTTP, MCP, CLI): checked against the prompt. */
   answer(id: string, answers: unknown, actor: Actor): Promise<TransitionOutcome>;
+  /**
+   * Stages one question's values in the question's shared draft (SPEC §6), as a form control does:
+   * they replace that question's values (an empty list removes them), the other questions keep theirs,
+   * and the question is never answered by it (Send is `answer`). Refused like a tap: `not_allowed`
+   * (a chat user who may not answer), `answered`/`skipped`/`expired`/… (it ended; a question past its
+   * deadline is expired on the spot), `unknown`; `invalid` with issues at `question` / `values[i]`.
+   * Chat prompts showing the draft are re-rendered.
+   *
+   * @example
+   * await broker.stage(id, { question: "environment", values: ["Production"] }, { channel: "web", userId: "operator" });
+   */
+  stage(id: string, request: StageRequest, actor: StageActor): Promise<TransitionOutcome>;
   skip(id: string, actor: Actor): Promise<TransitionOutcome>;
   cancel(id: string, actor?: Actor): Promise<TransitionOutcome>;
   get(id: string): Promise<QuestionRecord | undefined>;
