@@ -7,7 +7,6 @@
  */
 import {
   type ActionEvent,
-  buildPromptView,
   decodeAction,
   type InboundOutcome,
   messagesFor,
@@ -26,7 +25,7 @@ import {
   PRIVATE_METADATA_MAX_CHARS,
   SUBMISSION_LOOKUP_BUDGET_MS,
 } from "./limits.ts";
-import { headline } from "./render/prompt.ts";
+import { headline, slackView } from "./render/prompt.ts";
 
 /** The block and action id of the free-text input in the Other… modal. */
 export const ANSWER_BLOCK_ID = "ask_user_answer";
@@ -49,7 +48,8 @@ export function renderOtherModal(
   conversation: string,
   locale: string,
 ): types.ModalView {
-  const question = buildPromptView(record).questions[questionIndex];
+  // The view as the prompt shows it: its Other… payload is the one tapped.
+  const question = slackView(record, { buttons: true }).questions[questionIndex];
   if (!question) throw new TypeError("renderOtherModal: no such question");
   const { number: _shownUnnumbered, ...asked } = question;
   const m = messagesFor(locale);

@@ -14,7 +14,6 @@ import {
   type PromptView,
   type QuestionRecord,
   type QuestionView,
-  renderPromptText,
   renderViewText,
 } from "@ask-user/core";
 import type { types } from "@slack/bolt";
@@ -235,25 +234,11 @@ export function renderPrompt(view: PromptView, version: number): SlackMessage {
   return message;
 }
 
-/**
- * The prompt message of `record` as Slack shows it (see {@link slackView}); `layout` says which. A record
- * built by hand with more options than a group holds (10; the schema allows 4) is core's readable text:
- * core's view cannot encode an 11th option.
- */
+/** The prompt message of `record` as Slack shows it (see {@link slackView}); `layout` says which. */
 export function promptMessage(
   record: QuestionRecord,
   options: { buttons: boolean; forName?: string },
 ): SlackMessage & { layout: PromptView["layout"] } {
-  if (record.prompt.questions.some((q) => q.options.length > CHOICE_OPTIONS_MAX)) {
-    const { locale, expiresAt, prompt } = record;
-    const forName = options.forName === undefined ? {} : { forName: options.forName };
-    const text = renderPromptText(prompt, { locale, expiresAt, ...forName });
-    const audience = options.forName === undefined ? {} : { audience: { name: options.forName, line: "" } };
-    return {
-      layout: "text",
-      text: readableText(text, { locale, expires: { at: expiresAt, line: "" }, ...audience }),
-    };
-  }
   const view = slackView(record, options);
   return { layout: view.layout, ...renderPrompt(view, record.version) };
 }
