@@ -17,7 +17,6 @@ import {
   type PromptViewOptions,
   type QuestionRecord,
   type QuestionView,
-  renderPromptText,
   renderViewText,
 } from "@ask-user/core";
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
