@@ -68,8 +68,11 @@ describe("a form's select", () => {
 
   it("is refused by Discord past its limits: 26 options, a 101-character label, max_values 26", async () => {
     const { channelId } = await setup(world);
-    // The select the channel renders for 25 options, the most Discord takes: accepted as it is.
-    const record = sampleRecord({ prompt: { questions: [question(25)], timeoutSeconds: 900 } });
+    // The largest select the channel renders (10 options: core numbers at most ten; Discord takes 25): accepted.
+    const record = sampleRecord({
+      prompt: { questions: [question(10)], timeoutSeconds: 900 },
+      tokens: [newActionToken()],
+    });
     const [row] = renderFormComponents(discordView(record, false));
     const select = row?.components[0];
     const options = Array.from({ length: 26 }, (_, i) => ({ label: `O${i}`, value: String(i) }));

@@ -8,10 +8,8 @@ import {
   buildPromptView,
   clipLongestFirst,
   fitView,
-  isRecommended,
   messagesFor,
   type PromptView,
-  type PromptViewOptions,
   type QuestionRecord,
   renderViewText,
 } from "@ask-user/core";
@@ -36,9 +34,6 @@ import {
 } from "../limits.ts";
 import { chars, deadlineText, escapeMarkdown, nameContent, shorten } from "./markdown.ts";
 
-/** Options a view can carry a tap payload for (core's codec: one digit). */
-const TAP_OPTIONS_MAX = 10;
-
 /** A message's content and components, ready for a REST send or `interaction.update`. */
 export interface RenderedMessage {
   content: string;
@@ -55,31 +50,12 @@ export type ButtonRows = APIActionRowComponent<APIButtonComponentWithCustomId>[]
  * and Send carry the first question's token. `forName` is the "For …" name in a shared conversation.
  */
 export function discordView(record: QuestionRecord, buttons: boolean, forName?: string): PromptView {
-  const { questions } = record.prompt;
-  const options: PromptViewOptions = {
+  return buildPromptView(record, {
     buttons,
-    forms: questions.every((q) => q.options.length <= SELECT_OPTIONS_MAX) && {
-      maxQuestions: ACTION_ROWS_MAX - 1,
-    },
+    forms: { maxOptions: SELECT_OPTIONS_MAX, maxQuestions: ACTION_ROWS_MAX - 1 },
     shown: 0,
     ...(forName === undefined ? {} : { forName }),
-  };
-  if (questions.every((q) => q.options.length <= TAP_OPTIONS_MAX)) return buildPromptView(record, options);
-  // Core encodes a tap payload per option, 0–9 only: a wider question (past the schema's limit; only a
-  // hand-made record) is viewed cut to ten, then gets its options back without one (selects use indexes).
-  const cut = questions.map((q) => ({ ...q, options: q.options.slice(0, TAP_OPTIONS_MAX) }));
-  const view = buildPromptView({ ...record, prompt: { ...record.prompt, questions: cut } }, options);
-  return {
-    ...view,
-    questions: view.questions.map((qv, i) => ({
-      ...qv,
-      options: (questions[i]?.options ?? []).map((o, index) => ({
-        ...(qv.options[index] ?? { index, recommended: isRecommended(o.label), action: "" }),
-        ...o,
-        picked: qv.values.includes(o.label),
-      })),
-    })),
-  };
+  });
 }
 
 /** True for a form prompt (several questions, or a multi-select one), whatever its layout. */
