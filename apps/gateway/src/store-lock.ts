@@ -68,7 +68,7 @@ export interface StoreLockOptions {
   staleMs?: number;
 }
 
-const HEARTBEAT_MS = 10_000;
+export const HEARTBEAT_MS = 10_000;
 /** A lock file that can't be read yet (its holder is between creating and writing it): retried. */
 const READ_TRIES = 20;
 const READ_PAUSE_MS = 25;
@@ -105,7 +105,7 @@ function parseHolder(text: string): LockHolder | undefined {
 }
 
 /** What the lock file says, waiting briefly for a holder that just created it; undefined if gone. */
-function readHolder(path: string): LockHolder | "unreadable" | undefined {
+export function readHolder(path: string): LockHolder | "unreadable" | undefined {
   for (let i = 0; i < READ_TRIES; i++) {
     let text: string;
     try {
@@ -122,7 +122,7 @@ function readHolder(path: string): LockHolder | "unreadable" | undefined {
 }
 
 /** Whether a lock file's holder is gone: a dead pid here, or no heartbeat from another machine. */
-function isStale(path: string, holder: LockHolder, staleMs: number): boolean {
+export function isStale(path: string, holder: LockHolder, staleMs: number): boolean {
   if (holder.host !== hostname()) {
     try {
       return Date.now() - statSync(path).mtimeMs > staleMs;

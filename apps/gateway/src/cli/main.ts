@@ -2,6 +2,7 @@ import { DEFAULT_GATEWAY_URL } from "../http-client.ts";
 import { answerCommand } from "./answer.ts";
 import { askCommand } from "./ask.ts";
 import type { CliContext, Command } from "./command.ts";
+import { doctorCommand } from "./doctor.ts";
 import { type CliIo, EXIT, processIo, reportError, UsageError, writeLine } from "./io.ts";
 import { cancelCommand, listCommand, showCommand, skipCommand } from "./questions.ts";
 import { mcpCommand, startCommand } from "./server.ts";
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   skipCommand,
   cancelCommand,
   mcpCommand,
+  doctorCommand,
 ];
 
 function overview(): string {
