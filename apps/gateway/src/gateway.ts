@@ -32,6 +32,7 @@ import { createLocalBackend } from "./local-backend.ts";
 import { createLogger } from "./log.ts";
 import { createMcpHttpHandler } from "./mcp/http.ts";
 import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
+import { createPushService, type PushService, pushFolderOf } from "./push/service.ts";
 import { lockStoreFile } from "./store-lock.ts";
 
 const DAY_MS = 86_400_000;
@@ -144,6 +145,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     return supervised;
   });
   let broker: AskUserBroker | undefined;
+  let push: PushService;
   // When starting fails part way, nothing it opened may stay open behind the error.
   const abandon = async () => {
     await stopChannels(channels);
@@ -163,6 +165,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
+    // Web Push of new questions to the panel's subscribers (keys and subscriptions beside the SQLite file).
+    const folder = pushFolderOf(config, options.store !== undefined);
+    push = createPushService({ broker, folder, subject: env.ASK_USER_PUSH_SUBJECT, logger });
   } catch (error) {
     await abandon();
     throw error;
@@ -201,6 +206,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     replyChannels,
     health: () => ({ pid: process.pid, channels: channelStatus(channels) }),
     metrics: () => metrics.scrape(),
+    push,
     turnOn: turnOnHints(plugins, channelNames),
     webhooks,
     ...(ownNames ? { allowedHosts: ownNames } : {}),
@@ -267,6 +273,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
         clearInterval(pruneTimer);
         await http.close();
         metrics.close();
+        await push.close();
         await stopChannels(channels, (err, instance) =>
           logger.warn({ err, channel: instance.channel.name }, "channel stop failed"),
         );

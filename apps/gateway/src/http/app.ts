@@ -1,6 +1,8 @@
 import type { AskUserBroker, Target } from "@ask-user/core";
 import { Hono } from "hono";
 import type { Logger } from "pino";
+import { mountPushRoutes } from "../push/routes.ts";
+import type { PushService } from "../push/service.ts";
 import { finishUnreadBody, MAX_DRAIN_BYTES, MAX_DRAIN_MS } from "./drain.ts";
 import type { GatewayEnv, WebhookHandler } from "./env.ts";
 import type { EventStream } from "./events.ts";
@@ -9,7 +11,7 @@ import { MCP_PATH, type McpMount, mountMcp, mountReplyInbound, mountWebhooks } f
 import { mountQuestionRoutes } from "./questions.ts";
 import { errorHandler, notFound, sendJson } from "./respond.ts";
 import { routeGuard } from "./routes.ts";
-import { createStaticSite } from "./static.ts";
+import { createStaticSite, INSTALL_PATHS } from "./static.ts";
 
 /** What the gateway's HTTP app serves. */
 export interface HttpAppOptions {
@@ -58,6 +60,8 @@ export interface HttpAppOptions {
    * Undefined: no such route.
    */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** Web Push (`/v1/push/key`, `/v1/push/subscriptions`). Undefined: no such routes. */
+  push?: PushService;
 }
 
 /**
@@ -87,6 +91,9 @@ export function createHttpApp(
   );
   app.use(hostGuard(options.allowedHosts));
   app.use(originGuard());
+  // The installable app's files are fetched by the browser itself (manifest, service worker, icons),
+  // which sends no token: served before the token check, like the page and its assets.
+  for (const path of INSTALL_PATHS) app.get(path, (c) => web.installFile(c));
   app.use(bearerAuth(options.token));
   app.use(routeGuard(app, new Set([MCP_PATH])));
   app.use(drainGuard(state.draining));
@@ -111,6 +118,7 @@ export function createHttpApp(
     channels: options.channels,
   });
   app.get("/v1/events", (c) => state.events.serve(c));
+  if (options.push) mountPushRoutes(app, options.push);
   mountReplyInbound(app, options.broker, {
     running: options.channels,
     channels: options.replyChannels ?? new Set(),

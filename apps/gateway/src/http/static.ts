@@ -15,12 +15,14 @@ const TYPES: Record<string, string> = {
   ".json": "application/json; charset=utf-8",
   ".map": "application/json; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
 };
 
 // The page loads only its own files; its API calls and event stream go to the same origin.
 const PAGE_HEADERS = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "manifest-src 'self'; worker-src 'self'; " +
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
@@ -39,7 +41,16 @@ export interface StaticSite {
   index(c: Context): Promise<Response>;
   /** `GET /assets/<file>`: a hashed, immutable file of the build. */
   asset(c: Context): Promise<Response>;
+  /**
+   * The installable app's files, at fixed names the browser asks for: `GET /manifest.webmanifest`,
+   * `/sw.js` (the service worker, scope `/`) and `/icons/<name>.png`. Revalidated on every use
+   * (`no-cache`): they keep their names from build to build.
+   */
+  installFile(c: Context): Promise<Response>;
 }
+
+/** The paths of {@link StaticSite.installFile}. */
+export const INSTALL_PATHS = ["/manifest.webmanifest", "/sw.js", "/icons/:name{[a-z0-9-]+\\.png}"] as const;
 
 /** The service description `GET /` answered before the panel existed; JSON clients still get it. */
 const DESCRIPTION = { name: "ask-user", web: "/", api: "/v1", mcp: "/mcp", events: "/v1/events" };
@@ -103,6 +114,23 @@ export function createStaticSite(root: string = webDistDir): StaticSite {
         "cache-control": "public, max-age=31536000, immutable",
         "x-content-type-options": "nosniff",
       });
+    },
+
+    async installFile(c) {
+      // Only the fixed names of INSTALL_PATHS reach here: no traversal is possible.
+      const name = new URL(c.req.url).pathname.slice(1);
+      let body: Buffer;
+      try {
+        body = await readFile(join(root, name));
+      } catch {
+        throw new HttpError(404, "not_found", "No such file (the panel may not be built: run `pnpm start`).");
+      }
+      const headers: Record<string, string> = {
+        "content-type": TYPES[extname(name).toLowerCase()] ?? "application/octet-stream",
+        "cache-control": "no-cache",
+        "x-content-type-options": "nosniff",
+      };
+      return c.body(new Uint8Array(body), 200, headers);
     },
   };
 }

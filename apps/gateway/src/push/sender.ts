@@ -1,0 +1,136 @@
+import type { AskUserBroker, QuestionRecord } from "@ask-user/core";
+import { describeError } from "@ask-user/core";
+import type { Logger } from "pino";
+import webpush from "web-push";
+import type { VapidKeys } from "./keys.ts";
+import type { PushSubscriptionRecord, PushSubscriptions } from "./subscriptions.ts";
+
+/** What the service worker gets in a push: what to show and where a click goes. */
+export interface PushPayload {
+  /** The question's id (the notification's tag: one notification per question). */
+  id: string;
+  title: string;
+  body: string;
+  /** Where a click opens the panel: `/#q=<id>`. */
+  url: string;
+}
+
+/** How long one push service may take to answer, in ms. */
+export const PUSH_TIMEOUT_MS = 10_000;
+/** A push service keeps a message for the question's time left, but at most a day and at least a minute. */
+const MAX_TTL_SECONDS = 86_400;
+const MAX_TITLE = 120;
+const MAX_BODY = 240;
+
+function shorten(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+/** The notification of a new question: its headers as the title, the first question as the body. */
+export function pushPayloadOf(record: QuestionRecord): PushPayload {
+  const questions = record.prompt.questions;
+  const title =
+    questions.length === 1 ? (questions[0]?.header ?? "") : questions.map((q) => q.header).join(" · ");
+  const first = questions[0]?.question ?? "";
+  const body = questions.length > 1 ? `${first} (+${questions.length - 1})` : first;
+  return {
+    id: record.id,
+    title: shorten(title, MAX_TITLE),
+    body: shorten(body, MAX_BODY),
+    url: `/#q=${encodeURIComponent(record.id)}`,
+  };
+}
+
+/** Options of {@link createPushSender}. */
+export interface PushSenderOptions {
+  broker: AskUserBroker;
+  keys: VapidKeys;
+  /** The VAPID `sub` claim: a `mailto:` or `https:` contact for the push services. */
+  subject: string;
+  subscriptions: PushSubscriptions;
+  logger: Logger;
+  now: () => number;
+  /** One push service's answer time limit, in ms (default {@link PUSH_TIMEOUT_MS}). */
+  timeoutMs?: number;
+}
+
+/** The running sender. */
+export interface PushSender {
+  /** Sends `payload` to every subscription now; resolves when every push service answered (or failed). */
+  sendToAll(payload: PushPayload, ttlSeconds: number): Promise<void>;
+  /** Stops listening and waits for the pushes in flight. */
+  close(): Promise<void>;
+}
+
+/**
+ * Sends a Web Push to every subscription for each new pending question: encrypted (aes128gcm) and
+ * signed with the gateway's VAPID key by `web-push`, posted with `fetch` (bounded by `timeoutMs`). A
+ * push service's 404 or 410 means the subscription is gone: it is removed. Every other failure is
+ * logged; none of them touches the question.
+ */
+export function createPushSender(options: PushSenderOptions): PushSender {
+  const { broker, keys, subject, subscriptions, logger } = options;
+  const timeoutMs = options.timeoutMs ?? PUSH_TIMEOUT_MS;
+  const inFlight = new Set<Promise<void>>();
+
+  async function sendOne(subscription: PushSubscriptionRecord, payload: PushPayload, ttl: number) {
+    const endpoint = new URL(subscription.endpoint);
+    const where = `${endpoint.protocol}//${endpoint.host}`; // the path names the browser: not logged
+    try {
+      const request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
+        vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        TTL: ttl,
+        urgency: "high",
+        contentEncoding: "aes128gcm",
+      });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (name.toLowerCase() !== "content-length") headers[name] = String(value);
+      }
+      const response = await fetch(request.endpoint, {
+        method: request.method,
+        headers,
+        body: request.body ?? null,
+        redirect: "error",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.text().catch(() => "");
+      if (response.status === 404 || response.status === 410) {
+        subscriptions.remove(subscription.endpoint);
+        logger.info({ pushService: where, status: response.status }, "push subscription gone: removed");
+      } else if (!response.ok) {
+        logger.warn(
+          { pushService: where, status: response.status, body: text.slice(0, 200), question: payload.id },
+          "push service refused the notification",
+        );
+      }
+    } catch (error) {
+      logger.warn({ pushService: where, question: payload.id, err: describeError(error) }, "push failed");
+    }
+  }
+
+  function sendToAll(payload: PushPayload, ttlSeconds: number): Promise<void> {
+    const all = Promise.all(subscriptions.list().map((s) => sendOne(s, payload, ttlSeconds))).then(
+      () => undefined,
+    );
+    inFlight.add(all);
+    void all.finally(() => inFlight.delete(all));
+    return all;
+  }
+
+  const unsubscribe = broker.subscribe((event) => {
+    if (event.type !== "question.requested" || event.record.status !== "pending") return;
+    if (subscriptions.list().length === 0) return;
+    const left = Math.ceil((event.record.expiresAt - options.now()) / 1000);
+    void sendToAll(pushPayloadOf(event.record), Math.min(MAX_TTL_SECONDS, Math.max(60, left)));
+  });
+
+  return {
+    sendToAll,
+    async close() {
+      unsubscribe();
+      await Promise.all([...inFlight]);
+    },
+  };
+}

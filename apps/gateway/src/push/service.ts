@@ -1,0 +1,95 @@
+import { dirname, resolve } from "node:path";
+import type { AskUserBroker } from "@ask-user/core";
+import type { Logger } from "pino";
+import { loadVapidKeys } from "./keys.ts";
+import { createPushSender, type PushSender } from "./sender.ts";
+import { openPushSubscriptions, type PushSubscriptions } from "./subscriptions.ts";
+
+/** The VAPID contact when `ASK_USER_PUSH_SUBJECT` is not set (Apple's push service refuses `localhost`). */
+export const DEFAULT_PUSH_SUBJECT = "mailto:ask-user@example.invalid";
+
+/** Options of {@link createPushService}. */
+export interface PushServiceOptions {
+  broker: AskUserBroker;
+  /**
+   * The folder that keeps `push-vapid.json` and `push-subscriptions.json` (the SQLite file's folder);
+   * undefined: keys and subscriptions in memory only, for this process.
+   */
+  folder: string | undefined;
+  /** The VAPID `sub` claim, a `mailto:` or `https:` contact (default {@link DEFAULT_PUSH_SUBJECT}). */
+  subject?: string | undefined;
+  logger: Logger;
+  now?: () => number;
+  /** One push service's answer time limit, in ms. */
+  timeoutMs?: number;
+}
+
+/** Web Push for the panel: the public key, the subscriptions, and the sender of new questions. */
+export interface PushService {
+  /** The VAPID public key (base64url): the browser's `applicationServerKey`. */
+  publicKey: string;
+  subscriptions: PushSubscriptions;
+  sender: PushSender;
+  close(): Promise<void>;
+}
+
+/** True for a VAPID subject push services take: a `mailto:` address or an `https:` URL. */
+export function isPushSubject(subject: string): boolean {
+  try {
+    const url = new URL(subject);
+    return (url.protocol === "mailto:" && url.pathname.includes("@")) || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts Web Push: the VAPID keys (made on the first start), the subscriptions, and a sender that
+ * pushes every new pending question to every subscription.
+ *
+ * @example
+ * const push = createPushService({ broker, folder: ".ask-user", logger });
+ * createHttpServer({ …, push });
+ */
+export function createPushService(options: PushServiceOptions): PushService {
+  const { folder, logger } = options;
+  const now = options.now ?? Date.now;
+  const subject = options.subject || DEFAULT_PUSH_SUBJECT;
+  if (!isPushSubject(subject)) {
+    throw new Error(
+      `The Web Push subject must be a mailto: address or an https: URL (got ${JSON.stringify(subject)}).`,
+    );
+  }
+  const keys = loadVapidKeys(folder);
+  const subscriptions = openPushSubscriptions(folder, now);
+  if (keys.path === undefined) {
+    logger.info(
+      "web push: keys and subscriptions kept in memory (no store folder): browsers subscribe again after a restart",
+    );
+  } else if (keys.created) {
+    logger.info({ file: keys.path }, "web push: made the VAPID keys");
+  }
+  const sender = createPushSender({
+    broker: options.broker,
+    keys,
+    subject,
+    subscriptions,
+    logger,
+    now,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  return { publicKey: keys.publicKey, subscriptions, sender, close: () => sender.close() };
+}
+
+/**
+ * Where a gateway keeps its push files: the SQLite file's folder. A store of the caller's, Redis (each
+ * instance would make its own keys) and `:memory:` keep them in memory.
+ */
+export function pushFolderOf(
+  config: { dbPath: string; redisUrl: string | undefined },
+  ownStore: boolean,
+): string | undefined {
+  if (ownStore || config.redisUrl !== undefined || config.dbPath === "" || config.dbPath === ":memory:")
+    return undefined;
+  return dirname(resolve(config.dbPath));
+}
