@@ -56,6 +56,11 @@ export interface HttpBackend extends QuestionBackend {
   listPage(page?: QuestionListFilter & { cursor?: string; limit?: number }): Promise<QuestionPage>;
   /** `POST /v1/questions/:id/answer`; 409 when it no longer waits, 422 with issues for bad answers. */
   answer(id: string, answers: Answers): Promise<PublicQuestion>;
+  /**
+   * `PUT /v1/questions/:id/draft`: stages one question's values in the shared draft (`[]` clears them);
+   * 409 when it no longer waits, 422 with issues for bad values.
+   */
+  stage(id: string, question: string, values: readonly string[]): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/skip`; 409 when it no longer waits. */
   skip(id: string): Promise<PublicQuestion>;
   /** `GET /healthz`. */
@@ -124,6 +129,9 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     },
     answer(id, answers) {
       return call((c) => c.answer(id, answers));
+    },
+    stage(id, question, values) {
+      return call((c) => c.stage(id, question, values));
     },
     skip(id) {
       return call((c) => c.skip(id));

@@ -55,6 +55,12 @@ export interface AskUserClient {
   wait(id: string, options?: WaitOptions): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/answer` with `{ <question id>: [values] }`: option labels (any case) or free text. */
   answer(id: string, answers: Answers): Promise<PublicQuestion>;
+  /**
+   * `PUT /v1/questions/:id/draft`: stages one question's values in the question's shared draft (what
+   * the chat forms, the web panel and the CLI show as chosen) without answering; `[]` clears them.
+   * Values as `answer` takes them; `other: …` marks your own words. Signed like `answer`.
+   */
+  stage(id: string, question: string, values: readonly string[]): Promise<PublicQuestion>;
   /** `POST /v1/questions/:id/skip`. */
   skip(id: string): Promise<PublicQuestion>;
   /**
@@ -156,6 +162,12 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
       return request<PublicQuestion>(`${questionPath(id)}/answer`, {
         method: "POST",
         body: { answers, ...signature },
+      });
+    },
+    stage(id, question, values) {
+      return request<PublicQuestion>(`${questionPath(id)}/draft`, {
+        method: "PUT",
+        body: { question, values, ...signature },
       });
     },
     skip(id) {

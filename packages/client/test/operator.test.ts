@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createAskUserClient, GatewayUnavailableError, QuestionNotPendingError } from "../src/index.ts";
+import {
+  createAskUserClient,
+  GatewayInputError,
+  GatewayUnavailableError,
+  QuestionNotPendingError,
+} from "../src/index.ts";
 import { deployInput, inProcessGateway } from "./gateways.ts";
 
 describe("operator calls", () => {
@@ -17,6 +22,24 @@ describe("operator calls", () => {
     const plain = createAskUserClient({ url: gateway.url });
     const third = await plain.create(deployInput);
     expect((await plain.skip(third.id)).resolvedBy).toMatchObject({ channel: "http" });
+  });
+
+  it("stage puts one question's values in the shared draft without answering; an ended question refuses it", async () => {
+    const gateway = await inProcessGateway();
+    const client = createAskUserClient({ url: gateway.url, surface: "cli" });
+    const question = await client.create(deployInput);
+    const staged = await client.stage(question.id, "deploy_target", ["production"]);
+    expect(staged).toMatchObject({ status: "pending", draft: { deploy_target: ["Production"] } });
+    expect((await client.get(question.id)).draft).toEqual({ deploy_target: ["Production"] });
+    await expect(client.stage(question.id, "deploy_target", ["Prodution"])).rejects.toBeInstanceOf(
+      GatewayInputError,
+    );
+    expect((await client.stage(question.id, "deploy_target", [])).draft).toBeUndefined();
+    await client.skip(question.id);
+    await expect(client.stage(question.id, "deploy_target", ["Staging"])).rejects.toMatchObject({
+      name: "QuestionNotPendingError",
+      reason: "skipped",
+    });
   });
 
   it("get with waitSeconds holds one long-poll and returns as soon as the question ends", async () => {

@@ -57,12 +57,23 @@ function choicesFor(question: PromptQuestion, draft: string[] | undefined) {
 }
 
 /** How one question ended in the terminal. */
-type Outcome = { kind: "answers"; answers: Answers } | { kind: "skip" } | { kind: "cancel" };
+type Outcome =
+  | { kind: "answers"; answers: Answers }
+  | { kind: "skip" }
+  | { kind: "cancel"; staged: boolean }
+  /** Staging was refused: the question ended elsewhere meanwhile (409), or a value was refused (422). */
+  | { kind: "refused"; message: string };
 
-/** Asks each question of a record in turn with arrow keys and Enter. */
-async function fill(question: PublicQuestion, terminal: Terminal): Promise<Outcome> {
+/**
+ * Asks each question of a record in turn with arrow keys and Enter. Each choice but the last is staged
+ * in the question's shared draft as it is made, so the web panel and the chat show it (and a later
+ * `ask-user answer` preselects it); the last one goes with the answer itself. Typed answers are sent as
+ * `other: …`: the person's own words, even when they look like a misspelt label.
+ */
+async function fill(question: PublicQuestion, terminal: Terminal, backend: HttpBackend): Promise<Outcome> {
   const answers: Answers = {};
   const total = question.prompt.questions.length;
+  let staged = false;
   for (const [index, q] of question.prompt.questions.entries()) {
     const { options, initial, otherText } = choicesFor(q, question.draft?.[q.id]);
     const count = total > 1 ? ` (${index + 1}/${total})` : "";
@@ -70,7 +81,7 @@ async function fill(question: PublicQuestion, terminal: Terminal): Promise<Outco
     const picked = q.multiSelect
       ? await multiselect({ message, options, initialValues: initial, required: true, ...terminal })
       : await select({ message, options, ...(initial[0] ? { initialValue: initial[0] } : {}), ...terminal });
-    if (isCancel(picked)) return { kind: "cancel" };
+    if (isCancel(picked)) return { kind: "cancel", staged };
     const choice = readChoice(Array.isArray(picked) ? picked : [picked]);
     if (choice.kind === "skip") return { kind: "skip" };
     const values = [...choice.values];
@@ -82,10 +93,18 @@ async function fill(question: PublicQuestion, terminal: Terminal): Promise<Outco
         validate: (value) => (value?.trim() ? undefined : "Type an answer, or press Esc to stop."),
         ...terminal,
       });
-      if (isCancel(typed)) return { kind: "cancel" };
-      values.push(typed.trim());
+      if (isCancel(typed)) return { kind: "cancel", staged };
+      values.push(`other: ${typed.trim()}`);
     }
     answers[q.id] = values;
+    if (index === total - 1) break;
+    try {
+      await backend.stage(question.id, q.id, values);
+      staged = true;
+    } catch (error) {
+      if (!(error instanceof BackendError) || (error.status !== 409 && error.status !== 422)) throw error;
+      return { kind: "refused", message: error.message };
+    }
   }
   return { kind: "answers", answers };
 }
@@ -102,8 +121,8 @@ function pickLabel(question: PublicQuestion): { value: string; label: string; hi
 
 /**
  * `ask-user answer` in a terminal: pick a pending question (or take the one `id` names), answer each of
- * its questions with the arrow keys, Space and Enter — Other… to type an answer, Skip to decline — and
- * send it; then the next pending question, until none is left or the person quits. Esc or Ctrl-C stops
+ * its questions with the arrow keys, Space and Enter — Other… to type an answer, Skip to decline — each
+ * choice staged in the shared draft as it is made, then send it; then the next pending question, until none is left or the person quits. Esc or Ctrl-C stops
  * without sending the question at hand. Returns the exit code.
  */
 export async function answerInteractively(
@@ -140,10 +159,19 @@ export async function answerInteractively(
     }
     if (!question) continue;
     log.info(`Question ${question.id} · ${formatDuration(secondsLeft(question))} left`, terminal);
-    const outcome = await fill(question, terminal);
+    const outcome = await fill(question, terminal, backend);
     if (outcome.kind === "cancel") {
-      cancel(`Stopped; nothing was sent for question ${question.id}.`, terminal);
+      cancel(
+        outcome.staged
+          ? `Stopped; question ${question.id} is not answered (what you chose stays in its draft).`
+          : `Stopped; nothing was sent for question ${question.id}.`,
+        terminal,
+      );
       return EXIT.interrupted;
+    }
+    if (outcome.kind === "refused") {
+      log.warn(outcome.message, terminal); // it ended elsewhere meanwhile: look again
+      continue;
     }
     try {
       if (outcome.kind === "skip") {

@@ -133,3 +133,30 @@ export function actorOf(body: Record<string, unknown>): Actor {
   if (name) actor.displayName = name;
   return actor;
 }
+
+const STAGE_KEYS = new Set(["question", "values", "surface", "name"]);
+
+/**
+ * Reads a `PUT /v1/questions/:id/draft` body: `{ question, values, surface?, name? }`. Returns the
+ * problems of its envelope (the values themselves are checked by the broker against the prompt).
+ */
+export function stageIssues(body: Record<string, unknown>): InputIssue[] {
+  const issues: InputIssue[] = [];
+  for (const key of Object.keys(body)) {
+    if (!STAGE_KEYS.has(key))
+      issues.push({ path: key, message: `Unknown field "${key}". Allowed: ${[...STAGE_KEYS].join(", ")}.` });
+  }
+  if (typeof body.question !== "string" || body.question === "") {
+    issues.push({
+      path: "question",
+      message: "question is required: the id of one of the prompt's questions.",
+    });
+  }
+  if (body.values === undefined) {
+    issues.push({
+      path: "values",
+      message: "values is required: option labels or your own answer, [] to clear the question.",
+    });
+  }
+  return issues;
+}

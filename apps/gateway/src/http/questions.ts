@@ -12,7 +12,7 @@ import type { QuestionList } from "../api.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
-import { actorOf, parseCreate } from "./parse.ts";
+import { actorOf, parseCreate, stageIssues } from "./parse.ts";
 import { HttpError, readObject, sendJson } from "./respond.ts";
 
 /** What the question routes need. */
@@ -39,16 +39,15 @@ function inputError(error: unknown): never {
   throw error;
 }
 
-function transitionResult(c: C, outcome: TransitionOutcome): Response {
+function transitionResult(c: C, outcome: TransitionOutcome, invalid = "invalid_answers"): Response {
   if (outcome.ok) return sendJson(c, 200, toPublicQuestion(outcome.record));
   if (outcome.reason === "unknown") throw new HttpError(404, "not_found", outcome.message);
-  if (outcome.reason === "invalid")
-    throw new HttpError(422, "invalid_answers", outcome.message, outcome.issues);
+  if (outcome.reason === "invalid") throw new HttpError(422, invalid, outcome.message, outcome.issues);
   throw new HttpError(409, outcome.reason, outcome.message);
 }
 
 /**
- * The question routes under `/v1`: create, list, read (long-poll), answer, skip, cancel, and
+ * The question routes under `/v1`: create, list, read (long-poll), stage a draft, answer, skip, cancel, and
  * create-and-wait. Bodies were read and checked (JSON, size) by the app's middleware.
  */
 export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesContext): void {
@@ -126,6 +125,26 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     if (!outcome.ok && outcome.reason === "unknown")
       throw new HttpError(404, "not_found", `No question with id ${id}.`);
     return transitionResult(c, outcome);
+  });
+
+  /**
+   * `{ question, values, surface?, name? }`: stages one question's values in the shared draft (the one
+   * every surface fills; `[]` clears it) without answering; 200 with the question and its `draft`.
+   */
+  app.put(`/v1/questions/${ID}/draft`, async (c) => {
+    const id = c.req.param("id");
+    const body = readObject(c);
+    const issues = stageIssues(body);
+    if (issues.length > 0) {
+      if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
+      const message = 'Send { "question": "<question id>", "values": ["<label or your own answer>"] }.';
+      throw new HttpError(422, "invalid_draft", message, issues);
+    }
+    const request = { question: body.question as string, values: body.values };
+    const outcome = await ctx.broker.stage(id, request, actorOf(body));
+    if (!outcome.ok && outcome.reason === "unknown")
+      throw new HttpError(404, "not_found", `No question with id ${id}.`);
+    return transitionResult(c, outcome, "invalid_draft");
   });
 
   app.post(`/v1/questions/${ID}/skip`, async (c) => {
