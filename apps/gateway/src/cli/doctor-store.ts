@@ -108,7 +108,9 @@ async function fileCheck(dbPath: string): Promise<DoctorCheck> {
       return fail(
         `${file} is not an ask-user database (${code}): set ASK_USER_DB to another file, or move this one away.`,
       );
-    return fail(`${file} does not open (${code ?? errorMessage(error)}): ${errorMessage(error)}.`);
+    return fail(
+      `${file} does not open (${code ?? "error"}: ${errorMessage(error)}): check the file and its folder, or set ASK_USER_DB to another file.`,
+    );
   } finally {
     db?.close();
   }
@@ -165,8 +167,8 @@ type RedisConstructor = new (url: string, options: Record<string, unknown>) => R
 /** Redis at `url` answers PING within 2 s (connecting included). */
 export async function redisCheck(url: string): Promise<DoctorCheck> {
   const host = new URL(url).host; // never the password
-  const fail = (why: string) =>
-    check("store", "store.redis", "fail", `Redis at ${host} ${why}: start it, or fix ASK_USER_REDIS_URL.`);
+  const fail = (why: string, fix = "start it, or fix ASK_USER_REDIS_URL") =>
+    check("store", "store.redis", "fail", `Redis at ${host} ${why}: ${fix}.`);
   let client: RedisClient;
   try {
     const { Redis } = requireFrom("@ask-user/redis", "ioredis") as { Redis: RedisConstructor };
@@ -176,6 +178,7 @@ export async function redisCheck(url: string): Promise<DoctorCheck> {
       commandTimeout: REDIS_TIMEOUT_MS,
       maxRetriesPerRequest: 0,
       enableReadyCheck: false,
+      disableClientInfo: true,
       enableOfflineQueue: false,
       retryStrategy: () => null,
     });
@@ -187,7 +190,11 @@ export async function redisCheck(url: string): Promise<DoctorCheck> {
       `The Redis client (ioredis) does not load: ${errorMessage(error)}.`,
     );
   }
-  client.on("error", () => undefined); // the attempt below reports it
+  // ioredis emits the socket's error and rejects `connect` with "Connection is closed.": say the first.
+  let emitted: unknown;
+  client.on("error", (error) => {
+    emitted ??= error;
+  });
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((done) => {
@@ -197,10 +204,15 @@ export async function redisCheck(url: string): Promise<DoctorCheck> {
     const answer = await Promise.race([client.connect().then(() => client.ping()), timeout]);
     if (answer === "timeout") return fail(`did not answer PING within ${REDIS_TIMEOUT_MS / 1000} s`);
     return check("store", "store.redis", "ok", `Redis at ${host} answers PING (${Date.now() - started} ms)`);
-  } catch (error) {
+  } catch (rejected) {
+    const error = emitted ?? rejected;
     const code = errorCode(error);
-    if (/NOAUTH|WRONGPASS|invalid password/i.test(errorMessage(error)))
-      return fail(`refused the password (${errorMessage(error)})`);
+    const said = errorMessage(error);
+    if (/NOAUTH|WRONGPASS|invalid password/i.test(said)) {
+      const fix =
+        "put its password in ASK_USER_REDIS_URL (redis://:PASSWORD@host:port, or redis://USER:PASSWORD@…)";
+      return fail(/NOAUTH/.test(said) ? "wants a password" : "refused the password", fix);
+    }
     return fail(code ? `cannot be reached (${code})` : `failed: ${errorMessage(error)}`);
   } finally {
     clearTimeout(timer);
