@@ -54,7 +54,8 @@ Checks, one line each (✓ fine, ! worth a look, ✗ a problem, with the fix in 
                  or Redis answering PING within 2 s when ASK_USER_REDIS_URL is set
   Gateway        the gateway at --url answering /healthz, the token accepted, each channel's state,
                  and the port a start would take
-It changes nothing. Exit code 0 when nothing failed (warnings allowed), 1 otherwise.
+It changes nothing (the SQLite file is opened read-only; SQLite may leave its -wal/-shm files).
+Exit code 0 when nothing failed (warnings allowed), 1 otherwise.
 
 Options:
 ${URL_HELP}
