@@ -46,6 +46,10 @@ export interface WebMessages {
   notifyMe: string;
   notifyOn: string;
   notifyBlocked: string;
+  /** Notifications on, and pushed by the gateway: they come with the tab closed too. */
+  notifyPush: string;
+  /** The gateway can't be reached (the installed app opened offline, or the gateway is down). */
+  unreachable: string;
   via: (surface: string) => string;
   at: (time: string) => string;
   waitingForAnswer: string;
@@ -113,6 +117,8 @@ const en: WebMessages = {
   notifyMe: "Notify me",
   notifyOn: "Notifications on",
   notifyBlocked: "Notifications blocked",
+  notifyPush: "Notifications on, also when this tab is closed",
+  unreachable: "Can't reach the gateway",
   via: (surface) => `via ${surface}`,
   at: (time) => `at ${time}`,
   waitingForAnswer: "Waiting for an answer",
@@ -189,6 +195,8 @@ const de: WebMessages = {
   notifyMe: "Benachrichtigen",
   notifyOn: "Benachrichtigungen an",
   notifyBlocked: "Benachrichtigungen blockiert",
+  notifyPush: "Benachrichtigungen an, auch wenn dieser Tab geschlossen ist",
+  unreachable: "Gateway nicht erreichbar",
   via: (surface) => `über ${surface}`,
   at: (time) => `um ${time}`,
   waitingForAnswer: "Wartet auf eine Antwort",

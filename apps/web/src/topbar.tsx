@@ -11,7 +11,10 @@ interface TopbarProps {
   onNotify(): void;
 }
 
-/** The page's top bar: the title, Notify me (or what the browser allows), the live state. */
+/**
+ * The page's top bar: the title, Notify me (or what the browser allows; while the gateway can't be
+ * reached, that it can't — the installed app's shell opens without it), the live state.
+ */
 export function Topbar({ strings, connection, notify, onNotify }: TopbarProps) {
   const { web } = strings;
   const liveText =
@@ -20,12 +23,18 @@ export function Topbar({ strings, connection, notify, onNotify }: TopbarProps) {
     <header class="topbar">
       <h1>{web.title}</h1>
       <span class="topbar-end">
-        {notify === "default" ? (
+        {connection === "reconnecting" ? (
+          <span class="notify-state">{web.unreachable}</span>
+        ) : notify === "default" ? (
           <button type="button" class="button button--small" onClick={onNotify}>
             {web.notifyMe}
           </button>
         ) : notify === "granted" ? (
           <span class="notify-state">{web.notifyOn}</span>
+        ) : notify === "push" ? (
+          <span class="notify-state" title={web.notifyPush}>
+            {web.notifyOn}
+          </span>
         ) : notify === "denied" ? (
           <span class="notify-state">{web.notifyBlocked}</span>
         ) : null}
