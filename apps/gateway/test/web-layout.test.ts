@@ -131,8 +131,11 @@ describe("web panel: layout and accessibility", { timeout: 60_000 }, () => {
     await call(`${gw.url}/v1/questions/${done}/answer`, "POST", {
       answers: { deploy_target: ["Production"] },
     });
-    await ask(gw.url, releasePlan);
+    const plan = await ask(gw.url, releasePlan);
     for (const colorScheme of ["light", "dark"] as const) {
+      // Each round starts from an empty shared draft (the last round's choices were staged in it).
+      for (const question of ["environment", "regions", "announce"])
+        await call(`${gw.url}/v1/questions/${plan}/draft`, "PUT", { question, values: [] });
       const page = await openPanel(`${gw.url}/`, { colorScheme, bypassCSP: true });
       await page.getByText("Question 1 of 3").waitFor();
       expect(await axeViolations(page)).toEqual([]);

@@ -74,7 +74,7 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
 
   it("gives the recommended badge at least 4.5:1 contrast, light and dark, chosen or not", async () => {
     const gw = await testGateway();
-    await ask(gw.url, {
+    const id = await ask(gw.url, {
       questions: [
         {
           id: "regions",
@@ -86,6 +86,8 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
       ],
     });
     for (const colorScheme of ["light", "dark"] as const) {
+      // The last round's choice is in the shared draft: each round starts from none.
+      await call(`${gw.url}/v1/questions/${id}/draft`, "PUT", { question: "regions", values: [] });
       const page = await openPanel(`${gw.url}/`, { colorScheme });
       const eu = page.getByRole("checkbox", { name: /EU/ });
       await eu.waitFor();

@@ -73,6 +73,15 @@ export class GatewayApi {
     return this.call("POST", `/v1/questions/${encodeURIComponent(id)}/answer`, { answers, surface: "web" });
   }
 
+  /** Stages one question's values in the shared draft (`[]` clears them); nothing is answered. */
+  stage(id: string, question: string, values: string[]): Promise<ApiResponse<PublicQuestion & ApiErrorBody>> {
+    return this.call("PUT", `/v1/questions/${encodeURIComponent(id)}/draft`, {
+      question,
+      values,
+      surface: "web",
+    });
+  }
+
   skip(id: string): Promise<ApiResponse<PublicQuestion & ApiErrorBody>> {
     return this.call("POST", `/v1/questions/${encodeURIComponent(id)}/skip`, { surface: "web" });
   }

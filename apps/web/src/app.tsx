@@ -1,12 +1,13 @@
 import type { Answers, PublicQuestion } from "@ask-user/core";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { errorMessage, GatewayApi, storeToken } from "./api.ts";
-import { type Draft, newDraft } from "./draft.ts";
 import { History, type HistoryFilter, HistoryToolbar } from "./history.tsx";
+import { useHistoryScroll } from "./history-scroll.ts";
 import { useNotifications, usePendingTitle } from "./hooks.ts";
 import type { PanelStrings } from "./i18n.ts";
 import { Panel } from "./panel.tsx";
 import { byCreation, isOpen, merge, type QuestionMap } from "./questions.ts";
+import { useSharedDraft } from "./shared-draft.ts";
 import { statusLine } from "./summary.ts";
 import { formatCountdown, useNow } from "./time.ts";
 import { TokenForm } from "./token-form.tsx";
@@ -34,7 +35,6 @@ export function App({ strings, token, storage }: AppProps) {
   const [connection, setConnection] = useState<Connection>("connecting");
   const [clockOffset, setClockOffset] = useState(0);
   const [collapsed, setCollapsed] = useState(false);
-  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [busy, setBusy] = useState(false);
   const [panelError, setPanelError] = useState<string | undefined>();
   const [announcement, setAnnouncement] = useState("");
@@ -147,9 +147,15 @@ export function App({ strings, token, storage }: AppProps) {
   // The oldest pending prompt, unless the reader opened another (from its notification).
   const current = pending.find((question) => question.id === selected) ?? pending[0];
   usePendingTitle(strings, pending.length);
-  const draft = current
-    ? (drafts[current.id] ?? newDraft(current.prompt.questions, current.draft))
-    : undefined;
+  // The prompt's one shared draft: shown from the record, each choice here staged into it.
+  const shared = useSharedDraft(api, current, {
+    onRecord: (record) => setQuestions((map) => merge(map, [record])),
+    onError: (message) => setPanelError(message === undefined ? undefined : web.notStaged(message)),
+    onStale: () => {
+      load().catch(() => setConnection("reconnecting"));
+    },
+  });
+  const draft = shared.draft;
 
   // A new current prompt starts clean; with nothing waiting the panel opens again next time.
   const currentId = current?.id;
@@ -163,31 +169,12 @@ export function App({ strings, token, storage }: AppProps) {
     if (!currentId) setCollapsed(false);
   }, [currentId]);
 
-  // The history reads like a chat: it stays scrolled to the newest card unless the reader scrolled up.
-  const scroller = useRef<HTMLElement>(null);
-  const atBottom = useRef(true);
-  const cardCount = history.length;
-  useEffect(() => {
-    const element = scroller.current;
-    if (element && atBottom.current && cardCount > 0) element.scrollTop = element.scrollHeight;
-  }, [cardCount]);
-  // A sheet that grows (the next step, the review) shrinks the history: it stays at its newest card.
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      if (atBottom.current) element.scrollTop = element.scrollHeight;
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  // The card of the prompt in the panel stays in sight above it.
-  useEffect(() => {
-    if (!currentId) return;
-    scroller.current
-      ?.querySelector(`[data-question-id="${CSS.escape(currentId)}"]`)
-      ?.scrollIntoView({ block: "nearest" });
-  }, [currentId, collapsed]);
+  const { scroller, onScroll } = useHistoryScroll(
+    history.length,
+    currentId,
+    collapsed,
+    `${filter.status}\n${filter.text}`,
+  );
 
   async function resolve(question: PublicQuestion, action: () => ReturnType<GatewayApi["skip"]>) {
     setBusy(true);
@@ -247,10 +234,7 @@ export function App({ strings, token, storage }: AppProps) {
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard (axe: scrollable-region-focusable); it is labelled
         tabIndex={0}
         aria-label={web.history}
-        onScroll={(event) => {
-          const element = event.currentTarget;
-          atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
-        }}
+        onScroll={onScroll}
       >
         <History
           strings={strings}
@@ -271,7 +255,7 @@ export function App({ strings, token, storage }: AppProps) {
             queued={pending.length - 1}
             busy={busy}
             error={panelError}
-            onDraft={(next) => setDrafts((all) => ({ ...all, [current.id]: next }))}
+            onDraft={shared.update}
             onSubmit={(answers: Answers) => void resolve(current, () => api.answer(current.id, answers))}
             onSkip={() => void resolve(current, () => api.skip(current.id))}
             onCollapse={() => setCollapsed(true)}

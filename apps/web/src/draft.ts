@@ -22,25 +22,51 @@ export interface Draft {
 
 const empty: Choice = { selected: [], otherOpen: false, otherText: "" };
 
-/** A fresh draft, pre-filled from the stored partial answers of a text reply (`record.draft`), if any. */
-export function newDraft(questions: PromptQuestion[], stored: Answers | undefined): Draft {
-  const choices = questions.map((question): Choice => {
-    const values = stored?.[question.id];
-    if (!values || values.length === 0) return { ...empty };
-    const selected: number[] = [];
-    const free: string[] = [];
-    for (const value of values) {
-      const index = question.options.findIndex((option) => option.label === value);
-      if (index >= 0) selected.push(index);
-      else free.push(value);
-    }
-    return { selected, otherOpen: free.length > 0, otherText: free.join(", ") };
-  });
-  const step = Math.max(
+/** A question's choice as the shared draft (`record.draft`) stores it: its labels and own answer. */
+export function choiceOf(question: PromptQuestion, values: readonly string[] | undefined): Choice {
+  if (!values || values.length === 0) return { ...empty };
+  const selected: number[] = [];
+  const free: string[] = [];
+  for (const value of values) {
+    const index = question.options.findIndex((option) => option.label === value);
+    if (index >= 0) selected.push(index);
+    else free.push(value);
+  }
+  return { selected, otherOpen: free.length > 0, otherText: free.join(", ") };
+}
+
+/** The first question without a value (0 when every one has one: the review is never opened by itself). */
+export function firstOpenStep(choices: readonly Choice[]): number {
+  return Math.max(
     0,
     choices.findIndex((choice) => !hasValue(choice)),
   );
-  return { step, choices };
+}
+
+/** A fresh draft, pre-filled from the shared draft (`record.draft`), if any. */
+export function newDraft(questions: PromptQuestion[], stored: Answers | undefined): Draft {
+  const choices = questions.map((question) => choiceOf(question, stored?.[question.id]));
+  return { step: firstOpenStep(choices), choices };
+}
+
+/** True when two choices look the same on screen (the same options, the same Other… field and text). */
+export function sameChoice(a: Choice, b: Choice): boolean {
+  return (
+    a.otherOpen === b.otherOpen &&
+    a.otherText === b.otherText &&
+    a.selected.length === b.selected.length &&
+    a.selected.every((index) => b.selected.includes(index))
+  );
+}
+
+/**
+ * The values to stage for a choice (`PUT …/draft`): the chosen labels, then the typed text marked
+ * `other:` (the person's own words, even when it looks like a misspelt label); none clears the question.
+ */
+export function stagedValues(question: PromptQuestion, choice: Choice): string[] {
+  const values = valuesOf(question, choice);
+  const typed = choice.otherOpen && choice.otherText.trim() !== "";
+  return typed ? [...values.slice(0, -1), `other: ${values.at(-1) ?? ""}`] : values;
 }
 
 /** True when the choice gives the question at least one value. */
@@ -70,9 +96,7 @@ export function answersOf(questions: PromptQuestion[], draft: Draft): Answers | 
   for (const [index, question] of questions.entries()) {
     const choice = draft.choices[index];
     if (!choice || !hasValue(choice)) return undefined;
-    const values = valuesOf(question, choice);
-    const typed = choice.otherOpen && choice.otherText.trim() !== "";
-    answers[question.id] = typed ? [...values.slice(0, -1), `other: ${values.at(-1) ?? ""}`] : values;
+    answers[question.id] = stagedValues(question, choice);
   }
   return answers;
 }

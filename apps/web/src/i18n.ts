@@ -69,6 +69,8 @@ export interface WebMessages {
   newQuestion: (header: string) => string;
   closedElsewhere: (summary: string) => string;
   notSent: (reason: string) => string;
+  /** A choice that could not be staged in the shared draft. */
+  notStaged: (reason: string) => string;
   surfaces: Record<string, string>;
 }
 
@@ -138,6 +140,7 @@ const en: WebMessages = {
   newQuestion: (header) => `New question: ${header}`,
   closedElsewhere: (summary) => `Closed: ${summary}`,
   notSent: (reason) => `Not sent: ${reason}`,
+  notStaged: (reason) => `Your choice was not saved: ${reason}`,
   surfaces: {
     web: "web panel",
     http: "HTTP API",
@@ -217,6 +220,7 @@ const de: WebMessages = {
   newQuestion: (header) => `Neue Frage: ${header}`,
   closedElsewhere: (summary) => `Geschlossen: ${summary}`,
   notSent: (reason) => `Nicht gesendet: ${reason}`,
+  notStaged: (reason) => `Ihre Auswahl wurde nicht gespeichert: ${reason}`,
   surfaces: {
     web: "Web-Panel",
     http: "HTTP-API",

@@ -27,7 +27,11 @@ interface PanelProps {
   queued: number;
   busy: boolean;
   error: string | undefined;
-  onDraft(draft: Draft): void;
+  /**
+   * The panel's draft changed; `stage`: the question whose choice was just made, to be staged in the
+   * shared draft (typing in Other… stages nothing until it is confirmed).
+   */
+  onDraft(draft: Draft, stage?: number): void;
   onSubmit(answers: Answers): void;
   onSkip(): void;
   onCollapse(): void;
@@ -94,7 +98,7 @@ export function Panel(props: PanelProps) {
       props.onSubmit(answers);
       return;
     }
-    props.onDraft({ ...next, step: stepAfter(next, index, total), fromReview: false });
+    props.onDraft({ ...next, step: stepAfter(next, index, total), fromReview: false }, index);
   }
 
   function send() {
@@ -106,7 +110,7 @@ export function Panel(props: PanelProps) {
     const item = questions[index];
     const choice = draft.choices[index];
     if (!item || !choice || busy) return;
-    if (item.multiSelect) props.onDraft(withChoice(draft, index, toggle(choice, optionIndex)));
+    if (item.multiSelect) props.onDraft(withChoice(draft, index, toggle(choice, optionIndex)), index);
     else confirm(withChoice(draft, index, pick(choice, optionIndex)), index);
   }
 
@@ -114,7 +118,7 @@ export function Panel(props: PanelProps) {
     const item = questions[index];
     const choice = draft.choices[index];
     if (!item || !choice || busy) return;
-    props.onDraft(withChoice(draft, index, toggleOther(choice, item.multiSelect)));
+    props.onDraft(withChoice(draft, index, toggleOther(choice, item.multiSelect)), index);
   }
 
   /** Skip: at once with nothing chosen; with answers staged, ask first. */
