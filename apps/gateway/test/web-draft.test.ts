@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { call, testGateway } from "./harness.ts";
-import { ask, deploy, openPanel, question, regions, releasePlan, screenshot } from "./web-browser.ts";
+import { ask, deploy, openPanel, question, regions, releasePlan } from "./web-browser.ts";
 
 /** Issue #22 item 8: the panel's choices are the question's one shared draft; the history's scroll. */
 
@@ -67,7 +67,6 @@ describe("web panel: one shared draft", { timeout: 40_000 }, () => {
     await expect
       .poll(async () => (await question(gw.url, id)).draft)
       .toEqual({ environment: ["Staging (Recommended)"], regions: ["EU"], announce: ["Blog psot"] });
-    await screenshot(page, "shared-draft-review");
     await page.getByRole("button", { name: "Send answers" }).click();
     await expect.poll(async () => (await question(gw.url, id)).status).toBe("answered");
     expect((await question(gw.url, id)).answers).toEqual({
