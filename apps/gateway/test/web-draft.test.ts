@@ -96,8 +96,8 @@ describe("web panel: the history's scroll", { timeout: 40_000 }, () => {
     const newestShown = (id: string) =>
       page.locator(`[data-question-id="${id}"]`).evaluate((card) => {
         const box = card.getBoundingClientRect();
-        const view = (card.closest("main") as HTMLElement).getBoundingClientRect();
-        return box.bottom <= view.bottom + 1 && box.bottom > view.top;
+        const view = card.closest("main")?.getBoundingClientRect();
+        return view !== undefined && box.bottom <= view.bottom + 1 && box.bottom > view.top;
       });
     expect(await history.evaluate((e) => e.scrollHeight > e.clientHeight + 100)).toBe(true);
     await expect.poll(atNewest).toBeLessThan(48);
