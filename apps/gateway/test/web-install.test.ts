@@ -16,7 +16,9 @@ function pngSize(bytes: Buffer): string {
 /** Waits until the service worker controls the page (it claims it when it activates). */
 async function controlled(page: Page): Promise<void> {
   await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? ""), { timeout: 10_000 })
+    .poll(() => page.evaluate<string>('navigator.serviceWorker.controller?.scriptURL ?? ""'), {
+      timeout: 10_000,
+    })
     .toMatch(/\/sw\.js$/);
 }
 
@@ -27,7 +29,7 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
-    const manifest = await response.json();
+    const manifest = (await response.json()) as Record<string, unknown>;
     expect(manifest).toMatchObject({
       name: "ask-user",
       short_name: "ask-user",
@@ -76,10 +78,10 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
     await page.getByRole("radiogroup").waitFor();
     await controlled(page);
     // The API is never kept: only the page and its assets are.
-    const kept = await page.evaluate(async () => {
+    const kept = await page.evaluate<string[]>(`(async () => {
       const cache = await caches.open("ask-user-shell-v1");
       return (await cache.keys()).map((request) => new URL(request.url).pathname);
-    });
+    })()`);
     expect(kept).toContain("/");
     expect(kept.some((path) => path.startsWith("/assets/"))).toBe(true);
     expect(kept.filter((path) => path.startsWith("/v1"))).toEqual([]);
@@ -117,15 +119,10 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
       data: JSON.stringify(payload),
     });
     const shown = () =>
-      page.evaluate(async () => {
+      page.evaluate<Array<{ title: string; body: string; tag: string; data: unknown }>>(`(async () => {
         const ready = await navigator.serviceWorker.ready;
-        return (await ready.getNotifications()).map((n) => ({
-          title: n.title,
-          body: n.body,
-          tag: n.tag,
-          data: n.data,
-        }));
-      });
+        return (await ready.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+      })()`);
     await expect.poll(shown, { timeout: 10_000 }).toEqual([
       {
         title: "Regions",
@@ -152,26 +149,22 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
     // Headless Chromium has no push service to reach (that needs Google's servers): its subscribe() is
     // replaced by one that hands out the test's push endpoint, as a browser's push service would, and
     // records the applicationServerKey the panel passed.
-    await context.addInitScript((subscription) => {
-      const calls: string[] = [];
-      (window as unknown as { subscribeCalls: string[] }).subscribeCalls = calls;
+    await context.addInitScript(`
+      const subscription = ${JSON.stringify(device.subscription)};
+      const calls = [];
+      window.subscribeCalls = calls;
       PushManager.prototype.getSubscription = async () => null;
-      PushManager.prototype.subscribe = async (options) => {
-        const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
-        calls.push(
-          btoa(String.fromCharCode(...key))
-            .replace(/\+/g, "-")
-            .replace(/\//g, "_")
-            .replace(/=+$/, ""),
-        );
+      PushManager.prototype.subscribe = async function (options) {
+        const key = new Uint8Array(options.applicationServerKey);
+        calls.push(btoa(String.fromCharCode(...key)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, ""));
         return {
           endpoint: subscription.endpoint,
           options: { applicationServerKey: key.buffer, userVisibleOnly: true },
           toJSON: () => subscription,
           unsubscribe: async () => true,
-        } as unknown as PushSubscription;
+        };
       };
-    }, device.subscription);
+    `);
     const page = await openPanel(`${gw.url}/?token=${TOKEN}`, {}, context);
     await controlled(page);
     await context.grantPermissions(["notifications"], { origin: gw.url });
@@ -181,9 +174,7 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
     await expect.poll(() => on.getAttribute("title")).toBe("Notifications on, also when this tab is closed");
     const key = (await call(`${gw.url}/v1/push/key`, "GET", undefined, { authorization: `Bearer ${TOKEN}` }))
       .body.publicKey;
-    expect(
-      await page.evaluate(() => (window as unknown as { subscribeCalls: string[] }).subscribeCalls),
-    ).toEqual([key]);
+    expect(await page.evaluate<string[]>("subscribeCalls")).toEqual([key]);
 
     const id = await ask(gw.url, deploy, { authorization: `Bearer ${TOKEN}` });
     await expect.poll(() => device.received.length, { timeout: 5_000 }).toBe(1);
