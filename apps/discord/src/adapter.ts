@@ -15,7 +15,7 @@ import {
   consoleLogger,
   createMemoryCoordination,
   createPromptMessages,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from "discord.js";
 import type { DiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";

@@ -4,7 +4,7 @@ import {
   type ChannelVariable,
   InvalidChannelConfigError,
   readVariable,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 
 /** Every environment variable the Discord channel reads, for banners, `--help` and README tables. */
 export const DISCORD_VARIABLES: readonly ChannelVariable[] = [

@@ -3,7 +3,12 @@
  * used for every REST call whose failure reaches core (deliver, finalize, notify), so `record.error`
  * reads the same on every channel and no raw SDK error reaches the broker.
  */
-import { ChannelError, type ChannelErrorOptions, type ChannelFailure, describeError } from "@ask-user/core";
+import {
+  ChannelError,
+  type ChannelErrorOptions,
+  type ChannelFailure,
+  describeError,
+} from "@ask-user/core/channel";
 import { DiscordAPIError, HTTPError, RateLimitError, RESTJSONErrorCodes } from "discord.js";
 
 /** Discord's JSON error codes that mean "the message to edit is gone": an edit that has nothing to do. */

@@ -13,7 +13,7 @@ import {
   describeError,
   type PromptMessages,
   type QuestionRecord,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import {
   DiscordAPIError,
   type Interaction,

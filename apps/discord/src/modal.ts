@@ -1,5 +1,5 @@
 /** The Other… modal: one paragraph input whose submission answers (or, in a form, stages) a question. Pure. */
-import { messagesFor, type PromptQuestion } from "@ask-user/core";
+import { messagesFor, type PromptQuestion } from "@ask-user/core/channel";
 import { type APIModalInteractionResponseCallbackData, ComponentType, TextInputStyle } from "discord.js";
 import {
   MODAL_TITLE_MAX_CHARS,

@@ -2,7 +2,7 @@
  * `notify` on Discord: a confirmation as a reaction on the person's message, a private notice by DM (no
  * ephemeral messages outside interactions), anything else as a reply in the conversation.
  */
-import { type Channel, type ChannelLogger, describeError, isConfirmation } from "@ask-user/core";
+import { type Channel, type ChannelLogger, describeError, isConfirmation } from "@ask-user/core/channel";
 import { formatConversation } from "./conversation.ts";
 import type { Outbound } from "./outbound.ts";
 import { renderNotice } from "./render/notice.ts";

@@ -5,7 +5,7 @@
  * as core's `ChannelError` (`toChannelError`); a conversation that cannot be a target as `invalid_input`.
  */
 import { createHash } from "node:crypto";
-import { AskUserError, ChannelError, rememberBounded } from "@ask-user/core";
+import { AskUserError, ChannelError, rememberBounded } from "@ask-user/core/channel";
 import {
   type APIChannel,
   type APIMessage,

@@ -2,7 +2,7 @@
  * The Discord channel as a plugin hosts list (`@ask-user/discord/plugin`): its variables, its config
  * reader and its conversation ids, with no discord.js import — `create` loads the SDK-bound adapter.
  */
-import { defineChannel } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core/channel";
 import { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 

@@ -7,11 +7,11 @@
 import {
   AskUserError,
   type Channel,
-  isFormPrompt,
+  isForm,
   type PromptMessages,
   promptAudience,
   type QuestionRecord,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { isSettledEditError } from "./errors.ts";
 import { type Outbound, promptNonce } from "./outbound.ts";
 import { renderSummaryContent } from "./render/notice.ts";
@@ -75,7 +75,7 @@ export function createPrompts(deps: PromptDeps): Required<Pick<Channel, "deliver
     },
     async refresh({ record, delivery }) {
       const messageId = delivery.messageId;
-      if (!isFormPrompt(record) || messages.ended(messageId)) return;
+      if (!isForm(record.prompt) || messages.ended(messageId)) return;
       const target = await outbound.target(delivery.conversation);
       // After the taps on this message (each shows its own outcome); never over the summary.
       await messages.show(messageId, record, (latest) => {

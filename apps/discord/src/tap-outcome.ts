@@ -3,7 +3,12 @@
  * (to the summary, or to the form with its new selections), the Other… modal, or an ephemeral reply —
  * or, after a deferral, an edit or a follow-up.
  */
-import { type DecodedAction, type InboundOutcome, isTerminal, type QuestionRecord } from "@ask-user/core";
+import {
+  type DecodedAction,
+  type InboundOutcome,
+  isTerminal,
+  type QuestionRecord,
+} from "@ask-user/core/channel";
 import {
   type ButtonInteraction,
   MessageFlags,

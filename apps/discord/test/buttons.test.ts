@@ -1,4 +1,4 @@
-import { decodeAction } from "@ask-user/core";
+import { decodeAction } from "@ask-user/core/channel";
 import { buttonsOf } from "@ask-user/testkit/discord";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -3,7 +3,8 @@
  * a gateway connection changes hands). With one shared store, each tap and message is handled once: one
  * interaction response, one notice, no refusal from the sibling.
  */
-import { type AskUserBroker, createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type { AskUserBroker } from "@ask-user/core/channel";
 import { Client, Events, GatewayIntentBits, type Message, Partials } from "discord.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/index.ts";

@@ -2,13 +2,8 @@
  * Discord's failures in core's terms (`toChannelError`), with the real discord.js against the fake: what
  * Discord refuses, what it rate-limits and what never arrives, as calls and as the question's error.
  */
-import {
-  ChannelError,
-  createAskUser,
-  createMemoryCoordination,
-  createMemoryStore,
-  type QuestionRecord,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore } from "@ask-user/core";
+import { ChannelError, createMemoryCoordination, type QuestionRecord } from "@ask-user/core/channel";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
 import { REST, Routes } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

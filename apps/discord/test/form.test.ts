@@ -1,6 +1,6 @@
 // Native forms (issue #15): a prompt with several questions or a multi-select one gets a string select
 // per question, Other… per question, Skip and Send; the selections live in the shared draft.
-import { decodeAction } from "@ask-user/core";
+import { decodeAction } from "@ask-user/core/channel";
 import { buttonsOf } from "@ask-user/testkit/discord";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

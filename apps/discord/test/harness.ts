@@ -3,14 +3,8 @@
  * test file (login is the slow part), and per test a fresh broker, a freshly mounted channel and a new
  * guild channel, so tests stay independent. Everything is closed afterwards.
  */
-import {
-  type AskUserBroker,
-  type AskUserOptions,
-  type Clock,
-  createAskUser,
-  createMemoryStore,
-  type QuestionStore,
-} from "@ask-user/core";
+import { type AskUserOptions, createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type { AskUserBroker, Clock } from "@ask-user/core/channel";
 import { rolloutInput } from "@ask-user/core/testing";
 import {
   createFakeDiscord,

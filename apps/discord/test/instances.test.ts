@@ -3,14 +3,8 @@
  * fake: one gateway connection (the lease holder), REST on the others, every tap and message handled
  * once, a takeover within seconds when the holder goes, and a bounded stop while Discord is away.
  */
-import {
-  type AskUserBroker,
-  type ChannelInstance,
-  type Coordination,
-  createAskUser,
-  createMemoryStore,
-  type QuestionStore,
-} from "@ask-user/core";
+import { type ChannelInstance, createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type { AskUserBroker, Coordination } from "@ask-user/core/channel";
 import { createFakeDiscord, type FakeDiscord } from "@ask-user/testkit/discord";
 import { afterEach, describe, expect, it } from "vitest";
 import { channelPlugin } from "../src/plugin.ts";

@@ -1,7 +1,7 @@
 // Discord's limits on forms (PLATFORMS.md, the Discord docs), checked through the real discord.js against
 // the fake, which refuses what Discord refuses: long texts are cut with "…", and a prompt with more
 // options than a select takes is sent as readable text.
-import { newActionToken, type PromptQuestion } from "@ask-user/core";
+import { newActionToken, type PromptQuestion } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { DiscordAPIError, Routes } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -5,17 +5,14 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type ChannelInstance, createAskUser, createMemoryStore, isChannelPlugin } from "@ask-user/core";
 import {
   type AskUserBroker,
   ChannelError,
-  type ChannelInstance,
   type ChannelLogger,
-  createAskUser,
   createMemoryCoordination,
-  createMemoryStore,
   InvalidChannelConfigError,
-  isChannelPlugin,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { createFakeDiscord, type FakeDiscord, type FakeDiscordOptions } from "@ask-user/testkit/discord";
 import { REST, Routes } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { newActionToken, normalizeAskUserInput } from "@ask-user/core";
+import { normalizeAskUserInput } from "@ask-user/core";
+import { newActionToken } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import {

@@ -18,10 +18,9 @@ import {
   type ChannelInstance,
   type ChannelPlugin,
   type ChannelPluginContext,
-  type DeliverRequest,
-  type DeliveryRef,
   describeError,
 } from "@ask-user/core";
+import type { DeliverRequest, DeliveryRef } from "@ask-user/core/channel";
 import type { Logger } from "pino";
 
 /** The first pause after a failed attempt; each further failure doubles it, up to {@link RETRY_MAX_MS}. */

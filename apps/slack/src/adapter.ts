@@ -15,7 +15,7 @@ import {
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { App, webApi } from "@slack/bolt";
 import type { SlackConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";

@@ -8,7 +8,7 @@ import {
   type ChannelVariable,
   InvalidChannelConfigError,
   readVariable,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { EVENTS_PATH } from "./limits.ts";
 
 /** The Slack settings read from the environment. */

@@ -6,7 +6,7 @@
  * Reading history needs `channels:history`, `groups:history`, `im:history` (and `mpim:history`); without
  * them (`missing_scope`), or when the look-up fails otherwise, the prompt is posted again, and logged.
  */
-import { type AskUserLogger, ChannelError, describeError, type QuestionRecord } from "@ask-user/core";
+import { type AskUserLogger, ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import type { Place } from "./conversation.ts";
 import {

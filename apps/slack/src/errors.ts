@@ -6,7 +6,7 @@
  * connection failed may have reached Slack, and sending it again could leave a second prompt with live
  * controls (calls safe to repeat are retried by `outbound.ts`).
  */
-import { ChannelError, describeError } from "@ask-user/core";
+import { ChannelError, describeError } from "@ask-user/core/channel";
 import { webApi } from "@slack/bolt";
 import { RATE_LIMIT_RETRIES_MAX, RATE_LIMIT_RETRY_TIME_MAX_MS } from "./limits.ts";
 

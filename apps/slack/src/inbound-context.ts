@@ -2,7 +2,7 @@
  * What the inbound handlers (taps, modal submissions, messages) share: their dependencies, who a person
  * is, the conversation name of an event, and notices only one person sees.
  */
-import type { AskUserBroker, AskUserLogger } from "@ask-user/core";
+import type { AskUserBroker, AskUserLogger } from "@ask-user/core/channel";
 import type { RespondFn, webApi } from "@slack/bolt";
 import { formatConversation } from "./conversation.ts";
 import { renderPrivateNotice } from "./render/mrkdwn.ts";

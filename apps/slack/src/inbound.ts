@@ -5,7 +5,7 @@
  * Requests that are not ours go on with `next()` to the host app's listeners. Bolt acknowledges events
  * itself before any middleware runs.
  */
-import { describeError, type ReplyEvent } from "@ask-user/core";
+import { describeError, type ReplyEvent } from "@ask-user/core/channel";
 import type {
   AllMiddlewareArgs,
   AnyMiddlewareArgs,

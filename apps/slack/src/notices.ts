@@ -5,7 +5,13 @@
  * "Recorded: …" message beside it would say it twice. Without a message to react to, or when Slack
  * refuses the reaction (no `reactions:write` scope), the confirmation is a message after all.
  */
-import { ChannelError, type DeliveryRef, describeError, isConfirmation, type Notice } from "@ask-user/core";
+import {
+  ChannelError,
+  type DeliveryRef,
+  describeError,
+  isConfirmation,
+  type Notice,
+} from "@ask-user/core/channel";
 import { parseMessageRef } from "./conversation.ts";
 import { CONFIRMATION_REACTION } from "./limits.ts";
 import type { Outbound } from "./outbound.ts";

@@ -12,7 +12,7 @@ import {
   messagesFor,
   type QuestionRecord,
   truncateGraphemes,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { types, ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
 import { parseConversation } from "./conversation.ts";
 import { type InboundDeps, person, tellPrivately } from "./inbound-context.ts";

@@ -15,10 +15,10 @@ import {
   type DeliverRequest,
   type DeliveryRef,
   type FinalizeRequest,
-  isFormPrompt,
+  isForm,
   promptAudience,
   type RefreshRequest,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import { conversationProblem, type Place, parseConversation } from "./conversation.ts";
 import { type EarlierPosts, promptMetadata } from "./earlier-post.ts";
@@ -156,7 +156,7 @@ export function createOutbound(options: {
    */
   async function refresh(request: RefreshRequest): Promise<void> {
     const { record, delivery } = request;
-    if (!isFormPrompt(record)) return; // buttons and text show no draft
+    if (!isForm(record.prompt)) return; // buttons and text show no draft
     const place = await where(delivery.conversation);
     const forName = promptAudience(record, place.direct);
     const key = `${place.channel}:${delivery.messageId}`;

@@ -14,7 +14,7 @@
  * }
  * ```
  */
-import { defineChannel } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core/channel";
 import { readSlackConfig, SLACK_VARIABLES } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 

@@ -5,7 +5,7 @@
  * it), a form's new selection too (the broker's refresh re-renders it), a refusal or "Still needed: …"
  * as an ephemeral message through the tap's `response_url`, and Other… as a modal.
  */
-import { type ActionEvent, decodeAction, describeError } from "@ask-user/core";
+import { type ActionEvent, decodeAction, describeError } from "@ask-user/core/channel";
 import type { BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { threadOf } from "./conversation.ts";
 import {

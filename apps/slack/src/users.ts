@@ -3,7 +3,7 @@
  * and the DM channel of a user from `conversations.open`, cached. Lookups never fail the caller: a
  * missing scope or a slow API gives `{}`.
  */
-import { rememberBounded } from "@ask-user/core";
+import { rememberBounded } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import { DM_CACHE_MAX, USER_CACHE_MAX, USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
 

@@ -1,4 +1,4 @@
-import { decodeAction } from "@ask-user/core";
+import { decodeAction } from "@ask-user/core/channel";
 import { describe, expect, it } from "vitest";
 import { ANSWER_BLOCK_ID } from "../src/index.ts";
 import {

@@ -1,5 +1,5 @@
 /** Slack's failures reach core as one `ChannelError`: refused, unreachable or rate-limited, Slack's words kept. */
-import { AskUserError, ChannelError } from "@ask-user/core";
+import { AskUserError, ChannelError } from "@ask-user/core/channel";
 import { describe, expect, it } from "vitest";
 import { ALICE, ask, CHANNEL, DEPLOY, world } from "./harness.ts";
 

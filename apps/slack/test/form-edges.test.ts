@@ -2,7 +2,8 @@
  * Forms at their edges: a draft that survives a restart, a Send that beats a re-render, "For @alice" in a
  * shared channel, and Slack's limits (long labels cut with "…", more options than a group holds → text).
  */
-import { createMemoryStore, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { createMemoryStore, normalizeAskUserInput } from "@ask-user/core";
+import type { QuestionRecord } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import { createSlackChannel } from "../src/index.ts";

@@ -1,15 +1,13 @@
 /** Shared harness: a fake Slack per test, the real Bolt (HTTP or Socket Mode), a broker; all closed afterwards. */
-import {
-  type AskUserBroker,
-  type AskUserLogger,
-  type Clock,
-  type Coordination,
-  createAskUser,
-  createMemoryStore,
-  type QuestionRecord,
-  type QuestionStore,
-  type Target,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type {
+  AskUserBroker,
+  AskUserLogger,
+  Clock,
+  Coordination,
+  QuestionRecord,
+  Target,
+} from "@ask-user/core/channel";
 import {
   createFakeSlack,
   type FakeSlack,

@@ -4,7 +4,8 @@
  * balancer). A request delivered twice — an event Slack redelivers because the ack was lost, a copy of
  * an interaction — is handled once, whichever instance it reaches.
  */
-import { createAskUser, createMemoryStore, type QuestionRecord, type QuestionStore } from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type { QuestionRecord } from "@ask-user/core/channel";
 import type { Delivery, FakeSlack } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
 import { channelPlugin } from "../src/index.ts";

@@ -1,4 +1,5 @@
-import { createMemoryStore, encodeAction } from "@ask-user/core";
+import { createMemoryStore } from "@ask-user/core";
+import { encodeAction } from "@ask-user/core/channel";
 import { createFakeClock } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import {

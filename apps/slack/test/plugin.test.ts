@@ -2,16 +2,13 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type ChannelInstance, createAskUser, createMemoryStore, isChannelPlugin } from "@ask-user/core";
 import {
   type AskUserBroker,
   ChannelError,
-  type ChannelInstance,
-  createAskUser,
   createMemoryCoordination,
-  createMemoryStore,
   InvalidChannelConfigError,
-  isChannelPlugin,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { type FakeSlack, signedHeaders } from "@ask-user/testkit/slack";
 import { webApi } from "@slack/bolt";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 /** The form renderer, times and private notices as pure functions, checked with the fake's Block Kit validator. */
-import { decodeAction, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { normalizeAskUserInput } from "@ask-user/core";
+import { decodeAction, type QuestionRecord } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { checkBlocks } from "@ask-user/testkit/slack";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { decodeAction, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { normalizeAskUserInput } from "@ask-user/core";
+import { decodeAction, type QuestionRecord } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { checkBlocks, checkView } from "@ask-user/testkit/slack";
 import { describe, expect, it } from "vitest";

@@ -3,7 +3,8 @@
  * twice — it fails as `unreachable` and the question ends undeliverable — while edits are tried again,
  * and a rate-limited post waits for Slack's `Retry-After` and goes out once.
  */
-import { createAskUser, createMemoryCoordination, createMemoryStore } from "@ask-user/core";
+import { createAskUser, createMemoryStore } from "@ask-user/core";
+import { createMemoryCoordination } from "@ask-user/core/channel";
 import type { FakeSlack } from "@ask-user/testkit/slack";
 import { afterEach, describe, expect, it } from "vitest";
 import { channelPlugin } from "../src/plugin.ts";

@@ -16,7 +16,7 @@ import {
   type Coordination,
   consoleLogger,
   describeError,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { Api, Bot, type Context } from "grammy";
 import type { TelegramConfig, TelegramWebhookConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";

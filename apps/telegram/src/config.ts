@@ -7,7 +7,7 @@ import {
   type ChannelVariable,
   InvalidChannelConfigError,
   readVariable,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import {
   WEBHOOK_DEFAULT_HOST,
   WEBHOOK_DEFAULT_PORT,

@@ -3,7 +3,7 @@
  * `"<chatId>:<threadId>"` for a forum topic (`message_thread_id`), e.g. `"-1001234567890:42"`. Pure and
  * light: the plugin loads it without the SDK.
  */
-import { AskUserError } from "@ask-user/core";
+import { AskUserError } from "@ask-user/core/channel";
 
 /** Where a message goes: a chat, and optionally a forum topic in it. */
 export interface TelegramConversation {

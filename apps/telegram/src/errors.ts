@@ -3,7 +3,7 @@
  * a 4xx), the platform said "later" (429 with `retry_after`), or it could not be reached or failed
  * (`HttpError`: timeout, reset, DNS; or a 5xx) — so that `record.error` reads the same on every channel.
  */
-import { ChannelError, describeError } from "@ask-user/core";
+import { ChannelError, describeError } from "@ask-user/core/channel";
 import { GrammyError, HttpError } from "grammy";
 
 /**

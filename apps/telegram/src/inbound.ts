@@ -13,11 +13,11 @@ import {
   describeError,
   firstOpenQuestion,
   type InboundOutcome,
-  isFormPrompt,
+  isForm,
   messagesFor,
   type PromptMessages,
   type QuestionRecord,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { type Api, Composer, type Context } from "grammy";
 import type { CallbackQuery, MaybeInaccessibleMessage, User } from "grammy/types";
 import { formatConversation, type TelegramConversation, threadOptions } from "./conversation.ts";
@@ -68,7 +68,7 @@ type ShownOutcome = Exclude<InboundOutcome, { kind: "ignored" }>;
 
 /** True when the tap's message is a form to show again: a control staged, or Send found gaps. */
 function showsForm(outcome: ShownOutcome): outcome is Extract<ShownOutcome, { kind: "staged" | "invalid" }> {
-  return outcome.kind === "staged" || (outcome.kind === "invalid" && isFormPrompt(outcome.record));
+  return outcome.kind === "staged" || (outcome.kind === "invalid" && isForm(outcome.record.prompt));
 }
 
 /** Where a message to the person who tapped goes: a reply to the question message, in its topic. */

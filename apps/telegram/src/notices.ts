@@ -10,7 +10,7 @@ import {
   describeError,
   isConfirmation,
   type Notice,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { Api } from "grammy";
 import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";

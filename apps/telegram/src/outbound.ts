@@ -24,7 +24,7 @@ import {
   promptAudience,
   type QuestionRecord,
   type RefreshRequest,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, type ApiClientOptions, HttpError, type Transformer } from "grammy";
 import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";

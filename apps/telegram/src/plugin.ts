@@ -2,7 +2,7 @@
  * The Telegram channel as a plugin hosts list (`@ask-user/telegram/plugin`): its variables, its config
  * reader and its conversation ids, without loading grammY — `create` loads the SDK-bound half.
  */
-import { defineChannel } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core/channel";
 import { readTelegramConfig, TELEGRAM_VARIABLES, type TelegramConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 

@@ -18,7 +18,7 @@ import {
   type QuestionRecord,
   type QuestionView,
   renderViewText,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   BUTTON_LABEL_MAX_CHARS,

@@ -6,7 +6,7 @@
  * outcome is shown later (a recorded answer by the message edit, a refusal as a reply message — Telegram
  * has no message that only one person sees).
  */
-import { type AskUserLogger, decodeAction, describeError } from "@ask-user/core";
+import { type AskUserLogger, decodeAction, describeError } from "@ask-user/core/channel";
 import type { Api, Context, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { TAP_ACK_DEADLINE_MS } from "./limits.ts";

@@ -1,4 +1,5 @@
-import { type Coordination, createMemoryStore } from "@ask-user/core";
+import { createMemoryStore } from "@ask-user/core";
+import type { Coordination } from "@ask-user/core/channel";
 import { describe, expect, it } from "vitest";
 import { ADA, botMessages, DEPLOY, fake, type Running, SECRET, start, visible } from "./harness.ts";
 

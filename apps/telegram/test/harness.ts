@@ -1,15 +1,13 @@
 /** Shared harness: a fake Telegram per test, the real grammY bot with the channel mounted, a broker. */
-import {
-  type AskUserBroker,
-  type AskUserLogger,
-  type AskUserResult,
-  type Clock,
-  type Coordination,
-  createAskUser,
-  createMemoryStore,
-  type QuestionRecord,
-  type QuestionStore,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type {
+  AskUserBroker,
+  AskUserLogger,
+  AskUserResult,
+  Clock,
+  Coordination,
+  QuestionRecord,
+} from "@ask-user/core/channel";
 import { createFakeTelegram, type FakeMessage, type FakeTelegram } from "@ask-user/testkit/telegram";
 import { Bot } from "grammy";
 import { afterEach, expect } from "vitest";

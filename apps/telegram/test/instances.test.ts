@@ -1,11 +1,5 @@
-import {
-  type AskUserBroker,
-  type ChannelLogger,
-  type Coordination,
-  createAskUser,
-  createMemoryStore,
-  type QuestionStore,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore, type QuestionStore } from "@ask-user/core";
+import type { AskUserBroker, ChannelLogger, Coordination } from "@ask-user/core/channel";
 import type { FakeTelegram } from "@ask-user/testkit/telegram";
 import { Api, Bot } from "grammy";
 import { describe, expect, it, vi } from "vitest";

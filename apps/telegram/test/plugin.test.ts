@@ -1,12 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  ChannelError,
-  createAskUser,
-  createMemoryCoordination,
-  createMemoryStore,
-  InvalidChannelConfigError,
-} from "@ask-user/core";
+import { createAskUser, createMemoryStore } from "@ask-user/core";
+import { ChannelError, createMemoryCoordination, InvalidChannelConfigError } from "@ask-user/core/channel";
 import type { FakeTelegram } from "@ask-user/testkit/telegram";
 import { Api } from "grammy";
 import { describe, expect, it } from "vitest";
@@ -147,7 +142,7 @@ describe("channelPlugin: what a host reads before creating it", () => {
   it("loads grammY only when a channel is created: the plugin module imports core and light modules", async () => {
     const imports = await staticImports(join(import.meta.dirname, "../src/plugin.ts"));
     const packages = [...imports].filter((specifier) => !specifier.startsWith("/"));
-    expect(packages).toEqual(["@ask-user/core"]);
+    expect(packages).toEqual(["@ask-user/core/channel"]);
     expect([...imports].filter((path) => path.startsWith("/")).map((path) => path.split("/src/")[1])).toEqual(
       ["config.ts", "limits.ts", "conversation.ts"],
     );

@@ -1,4 +1,5 @@
-import { buildPromptView, clipText, normalizeAskUserInput, type QuestionRecord } from "@ask-user/core";
+import { normalizeAskUserInput } from "@ask-user/core";
+import { buildPromptView, clipText, type QuestionRecord } from "@ask-user/core/channel";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import { formatConversation, parseConversation } from "../src/conversation.ts";

@@ -3,7 +3,7 @@
  * retried by @grammyjs/auto-retry within bounds, a send whose connection failed never sent again, an
  * idempotent edit tried again, and every failure reaching core as a ChannelError.
  */
-import { ChannelError } from "@ask-user/core";
+import { ChannelError } from "@ask-user/core/channel";
 import { describe, expect, it } from "vitest";
 import { ADA, ask, botMessages, DEPLOY, edited, result, start } from "./harness.ts";
 

@@ -4,11 +4,11 @@ import {
   askUserInputSchema,
   createAskUser,
   createMemoryStore,
-  encodeAction,
   interpretReply,
   normalizeAskUserInput,
   type QuestionRecord,
 } from "@ask-user/core";
+import { encodeAction } from "@ask-user/core/channel";
 import { machine, opsPerSecond, opsPerSecondSync, row } from "./measure.ts";
 
 const deployQuestion = {

@@ -2,7 +2,8 @@
  * Asks one question in this terminal through the console channel (console-channel.ts) and prints the
  * result as JSON:  ASK_USER_CONSOLE=1 pnpm --filter @ask-user/core example:console
  */
-import { createAskUser, createMemoryCoordination, createMemoryStore } from "@ask-user/core";
+import { createAskUser, createMemoryStore } from "@ask-user/core";
+import { createMemoryCoordination } from "@ask-user/core/channel";
 import { channelPlugin } from "./console-channel.ts";
 
 const config = channelPlugin.readConfig(process.env);

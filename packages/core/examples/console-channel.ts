@@ -10,10 +10,10 @@ import type { Readable, Writable } from "node:stream";
 import {
   type ChannelPlugin,
   createTextChannel,
-  defineChannel,
   InvalidChannelConfigError,
   readVariable,
 } from "@ask-user/core";
+import { defineChannel } from "@ask-user/core/channel";
 
 export interface ConsoleConfig {
   userName: string;

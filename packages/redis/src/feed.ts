@@ -1,4 +1,9 @@
-import { type AskUserLogger, describeError, type QuestionRecord, type StoreChange } from "@ask-user/core";
+import {
+  type AskUserLogger,
+  describeError,
+  type QuestionRecord,
+  type StoreChange,
+} from "@ask-user/core/store";
 import type { Redis } from "ioredis";
 import type { Keys } from "./keys.ts";
 

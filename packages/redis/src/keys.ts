@@ -1,4 +1,4 @@
-import { needsRepair, type QuestionFilter, type QuestionRecord } from "@ask-user/core";
+import { needsRepair, type QuestionFilter, type QuestionRecord } from "@ask-user/core/store";
 
 /** The default namespace of every key and the change channel. */
 export const DEFAULT_KEY_PREFIX = "ask-user:";

@@ -1,4 +1,4 @@
-import type { ListPosition, QuestionRecord, QuestionStatus } from "@ask-user/core";
+import type { ListPosition, QuestionRecord, QuestionStatus } from "@ask-user/core/store";
 import type { Redis } from "ioredis";
 import { indexEntries, type Keys } from "./keys.ts";
 

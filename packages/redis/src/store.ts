@@ -10,7 +10,7 @@ import {
   type QuestionRecord,
   type QuestionStore,
   TERMINAL_STATUSES,
-} from "@ask-user/core";
+} from "@ask-user/core/store";
 import { Redis, type RedisOptions } from "ioredis";
 import { startChangeFeed } from "./feed.ts";
 import { DEFAULT_KEY_PREFIX, indexFor, keysFor } from "./keys.ts";

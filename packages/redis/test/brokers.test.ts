@@ -1,10 +1,5 @@
-import {
-  type AskUserBroker,
-  type AskUserLogger,
-  createAskUser,
-  createTextChannel,
-  type QuestionRecord,
-} from "@ask-user/core";
+import { type AskUserBroker, createAskUser, createTextChannel } from "@ask-user/core";
+import type { AskUserLogger, QuestionRecord } from "@ask-user/core/store";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore, type RedisStore } from "../src/index.ts";
 import { freshPrefix, useRedisServer } from "./redis-server.ts";

@@ -1,4 +1,4 @@
-import type { QuestionStore } from "@ask-user/core";
+import type { QuestionStore } from "@ask-user/core/store";
 import { storeContractTests } from "@ask-user/core/testing";
 import { createRedisStore } from "../src/index.ts";
 import { freshPrefix, useRedisServer } from "./redis-server.ts";

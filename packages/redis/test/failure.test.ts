@@ -1,4 +1,4 @@
-import type { StoreChange } from "@ask-user/core";
+import type { StoreChange } from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore } from "../src/index.ts";

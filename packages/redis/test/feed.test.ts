@@ -1,4 +1,4 @@
-import type { StoreChange } from "@ask-user/core";
+import type { StoreChange } from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { compareStreamIds } from "../src/feed.ts";

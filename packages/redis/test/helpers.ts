@@ -1,4 +1,4 @@
-import { AskUserError, type AskUserLogger, type QuestionRecord } from "@ask-user/core";
+import { AskUserError, type AskUserLogger, type QuestionRecord } from "@ask-user/core/store";
 import { Redis } from "ioredis";
 import { afterEach } from "vitest";
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from "../src/index.ts";

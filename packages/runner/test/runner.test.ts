@@ -3,12 +3,11 @@ import { join } from "node:path";
 import {
   type AskUserBroker,
   type ChannelPlugin,
-  type DeliverRequest,
-  type FinalizeRequest,
   InvalidChannelConfigError,
   readVariable,
   requiredVariablesSet,
 } from "@ask-user/core";
+import type { DeliverRequest, FinalizeRequest } from "@ask-user/core/channel";
 import { createSqliteStore } from "@ask-user/sqlite";
 import { describe, expect, it } from "vitest";
 import { DEPLOY, freePort, run, tempDir } from "./helpers.ts";

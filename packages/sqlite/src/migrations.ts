@@ -1,4 +1,4 @@
-import { AskUserError } from "@ask-user/core";
+import { AskUserError } from "@ask-user/core/store";
 import type { Database } from "better-sqlite3";
 
 /** One step of the schema: applied once, in order, inside the opening transaction. */

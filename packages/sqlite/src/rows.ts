@@ -1,4 +1,4 @@
-import { needsRepair, type QuestionRecord } from "@ask-user/core";
+import { needsRepair, type QuestionRecord } from "@ask-user/core/store";
 import type { RecordRows } from "./protocol.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { ListPage, QuestionFilter } from "@ask-user/core";
+import type { ListPage, QuestionFilter } from "@ask-user/core/store";
 import type { Database, Statement } from "better-sqlite3";
 
 /**

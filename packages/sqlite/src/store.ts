@@ -10,7 +10,7 @@ import {
   type QuestionStatus,
   type QuestionStore,
   type StoreChange,
-} from "@ask-user/core";
+} from "@ask-user/core/store";
 import Sqlite from "better-sqlite3";
 import { makeFolders } from "./folders.ts";
 import { createGroupCommit, type GroupRunner } from "./group-commit.ts";

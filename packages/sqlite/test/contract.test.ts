@@ -1,4 +1,4 @@
-import type { QuestionStore } from "@ask-user/core";
+import type { QuestionStore } from "@ask-user/core/store";
 import { storeContractTests } from "@ask-user/core/testing";
 import { createSqliteStore } from "../src/index.ts";
 import { tempPaths } from "./temp.ts";

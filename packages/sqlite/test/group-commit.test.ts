@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { AskUserError, type QuestionRecord } from "@ask-user/core";
+import { AskUserError, type QuestionRecord } from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";

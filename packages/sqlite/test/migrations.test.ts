@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { AskUserError } from "@ask-user/core";
+import { AskUserError } from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import Sqlite from "better-sqlite3";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { AskUserError, type AskUserLogger, type QuestionRecord, type StoreChange } from "@ask-user/core";
+import {
+  AskUserError,
+  type AskUserLogger,
+  type QuestionRecord,
+  type StoreChange,
+} from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";

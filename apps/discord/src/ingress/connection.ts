@@ -6,7 +6,7 @@
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
  * is unreachable and discord.js is still trying to reconnect.
  */
-import { type ChannelLogger, describeError } from "@ask-user/core";
+import { type ChannelLogger, describeError } from "@ask-user/core/channel";
 import {
   Client,
   type ClientOptions,

@@ -5,7 +5,7 @@
  * stops it gives the lease up and another one connects within one renewal; when it dies, within about
  * ten seconds (the lease runs out, then the next renewal takes it).
  */
-import { type ChannelLogger, type Coordination, keepLease, type LeaseKeeper } from "@ask-user/core";
+import { type ChannelLogger, type Coordination, keepLease, type LeaseKeeper } from "@ask-user/core/channel";
 import type { Client } from "discord.js";
 import { LEASE_TTL_MS } from "../limits.ts";
 import { createGatewayConnection } from "./connection.ts";

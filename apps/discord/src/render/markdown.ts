@@ -3,7 +3,7 @@
  * them, shortening with "…", and the few pieces of markup the channel writes itself — a person's
  * `<@id>` and timestamps `<t:…>`. Pure: no client, no I/O.
  */
-import { truncateGraphemes } from "@ask-user/core";
+import { truncateGraphemes } from "@ask-user/core/channel";
 
 const ELLIPSIS = "…";
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });

@@ -15,7 +15,7 @@ import {
   messagesFor,
   type QuestionRecord,
   renderSummary,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import { SNOWFLAKE } from "../conversation.ts";
 import { MESSAGE_CONTENT_MAX_CHARS } from "../limits.ts";
 import { chars, escapeMarkdown, MENTION, nameContent, shorten, TIMESTAMP } from "./markdown.ts";

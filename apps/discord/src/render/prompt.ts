@@ -12,7 +12,7 @@ import {
   type PromptView,
   type QuestionRecord,
   renderViewText,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,

@@ -6,7 +6,7 @@
  * WebClient included, so a start while Slack is unreachable fails in bounded time; Bolt's own log lines
  * in ours.
  */
-import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core";
+import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core/channel";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { NO_MODE_PROBLEM, type SlackConfig } from "../config.ts";
 import { SLACK_RETRY_POLICY, toChannelError } from "../errors.ts";

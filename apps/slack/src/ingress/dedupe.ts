@@ -3,7 +3,7 @@
  * store's shared {@link Coordination}, so that a second delivery of it — Slack's retry of an event, a
  * proxy's retry of an interaction — is dropped by whichever instance it reaches.
  */
-import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core";
+import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core/channel";
 import type { BlockAction, EnvelopedEvent, ViewSubmitAction } from "@slack/bolt";
 import { DEDUPE_TTL_MS } from "../limits.ts";
 

@@ -3,7 +3,7 @@
  * nobody), times in the reader's zone, notices, and the after-resolution summary (core's, shortened by
  * core until the escaped text fits a section).
  */
-import { formatTime, type QuestionRecord, renderSummary as summaryOf } from "@ask-user/core";
+import { formatTime, type QuestionRecord, renderSummary as summaryOf } from "@ask-user/core/channel";
 import type { types } from "@slack/bolt";
 import { MESSAGE_TEXT_MAX_CHARS, SAME_DAY_WINDOW_MS, SECTION_TEXT_MAX_CHARS } from "../limits.ts";
 import { mention } from "../users.ts";

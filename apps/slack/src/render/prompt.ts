@@ -15,7 +15,7 @@ import {
   type QuestionRecord,
   type QuestionView,
   renderViewText,
-} from "@ask-user/core";
+} from "@ask-user/core/channel";
 import type { types } from "@slack/bolt";
 import {
   BUTTON_TEXT_MAX_CHARS,

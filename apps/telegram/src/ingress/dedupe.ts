@@ -12,7 +12,12 @@
  * next delivery. What gets through twice: a copy arriving while the first try is still running. Without
  * coordination (one process) a bounded in-memory set does the same, and forgets a failed update.
  */
-import { type AskUserLogger, type Coordination, describeError, rememberBounded } from "@ask-user/core";
+import {
+  type AskUserLogger,
+  type Coordination,
+  describeError,
+  rememberBounded,
+} from "@ask-user/core/channel";
 import type { Context, MiddlewareFn } from "grammy";
 import { UPDATE_ATTEMPTS_MAX, UPDATE_DEDUPE_CAPACITY, UPDATE_DEDUPE_TTL_MS } from "../limits.ts";
 

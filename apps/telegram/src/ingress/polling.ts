@@ -7,7 +7,7 @@
  * over within seconds when the holder dies.
  */
 import { randomUUID } from "node:crypto";
-import { type ChannelLogger, type Coordination, describeError, keepLease } from "@ask-user/core";
+import { type ChannelLogger, type Coordination, describeError, keepLease } from "@ask-user/core/channel";
 import { type Bot, type Context, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
 import { POLLING_RETRY_DELAY_MS } from "../limits.ts";

@@ -10,7 +10,7 @@
  * delivers it again, and the dedupe lets it run again); past that it is answered 200 and goes on in the
  * background, at most {@link WEBHOOK_BACKGROUND_MAX} at a time (beyond, 503 with `Retry-After`).
  */
-import { type AskUserLogger, describeError } from "@ask-user/core";
+import { type AskUserLogger, describeError } from "@ask-user/core/channel";
 import { type Bot, type Context, webhookCallback } from "grammy";
 import {
   WEBHOOK_ANSWER_WITHIN_MS,

@@ -53,7 +53,8 @@ export function checkAnswerer(
   return undefined;
 }
 
-const OPERATOR_SURFACES = new Set(["web", "http", "cli", "mcp"]);
+/** The operator surfaces: authenticated by the gateway (its token), not by SPEC §5. */
+export const OPERATOR_SURFACES: ReadonlySet<string> = new Set(["web", "http", "cli", "mcp"]);
 
 /**
  * How people read who acted (SPEC §5, §8): a chat user by the name their platform gave (never a raw

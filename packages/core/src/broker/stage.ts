@@ -11,11 +11,8 @@ import { checkAnswers } from "../schema/answers.ts";
 import type { PromptQuestion } from "../schema/schema.ts";
 import type { BrokerContext } from "./context.ts";
 import { withValues } from "./form.ts";
-import { checkAnswerer, type Refusal } from "./policy.ts";
+import { checkAnswerer, OPERATOR_SURFACES, type Refusal } from "./policy.ts";
 import type { StageActor, StageRequest, TransitionOutcome } from "./types.ts";
-
-/** The operator surfaces (as `actorName` knows them): authenticated by the gateway, not by SPEC §5. */
-const OPERATOR_SURFACES = new Set(["web", "http", "cli", "mcp"]);
 
 /** One question's values, checked like `answer` checks them, plus: at most one answer of one's own. */
 type ValuesCheck = { ok: true; values: string[] } | { ok: false; issues: InputIssue[] };

@@ -129,11 +129,6 @@ export function isForm(prompt: Pick<QuestionRecord["prompt"], "questions">): boo
   return questions.length > 1 || questions[0]?.multiSelect === true;
 }
 
-/** {@link isForm} of a record's prompt. */
-export function isFormPrompt(record: Pick<QuestionRecord, "prompt">): boolean {
-  return isForm(record.prompt);
-}
-
 /** The question a form shows when nothing else is known: the first without an answer, else the first. */
 export function firstOpenQuestion(record: Pick<QuestionRecord, "prompt" | "draft">): number {
   const index = record.prompt.questions.findIndex((q) => record.draft?.[q.id] === undefined);
