@@ -18,6 +18,7 @@ export const webDistDir: string = join(webRoot, "dist");
 function sourcePaths(): string[] {
   const paths = [
     join(webRoot, "src"),
+    join(webRoot, "public"),
     join(webRoot, "index.html"),
     join(webRoot, "vite.config.ts"),
     join(webRoot, "package.json"),

@@ -137,7 +137,7 @@ export async function startFakeGateway(options: { token?: string } = {}): Promis
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL, body: Record<string, unknown>) {
     const method = req.method ?? "GET";
-    if (url.pathname === "/healthz") return send(res, 200, { ok: true });
+    if (url.pathname === "/healthz") return send(res, 200, { ok: true, draining: false });
     if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
       throw new Refusal(
         401,

@@ -91,9 +91,6 @@ export function createHttpApp(
   );
   app.use(hostGuard(options.allowedHosts));
   app.use(originGuard());
-  // The installable app's files are fetched by the browser itself (manifest, service worker, icons),
-  // which sends no token: served before the token check, like the page and its assets.
-  for (const path of INSTALL_PATHS) app.get(path, (c) => web.installFile(c));
   app.use(bearerAuth(options.token));
   app.use(routeGuard(app, new Set([MCP_PATH])));
   app.use(drainGuard(state.draining));
@@ -112,6 +109,8 @@ export function createHttpApp(
   }
   app.get("/", (c) => web.index(c));
   app.get("/assets/*", (c) => web.asset(c));
+  // The installable app's files (open paths: the browser fetches them without a token).
+  for (const path of INSTALL_PATHS) app.get(path, (c) => web.installFile(c));
   mountQuestionRoutes(app, {
     broker: options.broker,
     defaultTarget: options.defaultTarget,

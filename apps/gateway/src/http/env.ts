@@ -20,7 +20,15 @@ export const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Paths served without the token: the panel's own files (it asks for the token) and the health check. */
 export function isOpenPath(path: string): boolean {
-  return path === "/" || path === "/healthz" || path.startsWith("/assets/");
+  return (
+    path === "/" ||
+    path === "/healthz" ||
+    path.startsWith("/assets/") ||
+    // The installable app's files, fetched by the browser itself (no token): manifest, worker, icons.
+    path === "/manifest.webmanifest" ||
+    path === "/sw.js" ||
+    path.startsWith("/icons/")
+  );
 }
 
 /** Paths of the platforms' webhooks, which authenticate their platform themselves (secret, signature). */
