@@ -21,6 +21,7 @@ import {
   type DeliveryRef,
   type FinalizeRequest,
   type PromptMessages,
+  pause,
   promptAudience,
   type QuestionRecord,
   type RefreshRequest,
@@ -55,25 +56,6 @@ export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
   "answerCallbackQuery",
 ]);
 
-/** The slice of an abort signal the pause needs (grammY's signal type comes from a polyfill). */
-interface Signal {
-  readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-function pause(ms: number, signal: Signal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done);
-  });
-}
-
 /**
  * A transformer that tries an idempotent call again after a network failure (`HttpError`), at most
  * {@link RETRY_MAX_ATTEMPTS} tries, pausing 1 s and then 2 s. Other methods fail at once.
@@ -90,7 +72,8 @@ export function retryIdempotentCalls(): Transformer {
           attempt < RETRY_MAX_ATTEMPTS &&
           signal?.aborted !== true;
         if (!retry) throw error;
-        await pause(NETWORK_RETRY_DELAY_MS * 2 ** (attempt - 1), signal);
+        // grammY's signal type comes from a polyfill; at run time it is the platform's AbortSignal.
+        await pause(NETWORK_RETRY_DELAY_MS * 2 ** (attempt - 1), signal as AbortSignal | undefined);
       }
     }
   };

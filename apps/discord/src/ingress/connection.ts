@@ -6,7 +6,7 @@
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
  * is unreachable and discord.js is still trying to reconnect.
  */
-import { type ChannelLogger, describeError } from "@ask-user/core/channel";
+import { type ChannelLogger, describeError, pause } from "@ask-user/core/channel";
 import {
   Client,
   type ClientOptions,
@@ -61,8 +61,6 @@ interface Live {
   stopForwarding(): void;
   login: Promise<unknown>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * discord.js client options on `apiUrl` whose REST calls end when `signal` aborts (retries included),
@@ -140,8 +138,11 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
       () => true,
       () => false,
     );
-    const loggedIn = await Promise.race([settled, sleep(DISCONNECT_TIMEOUT_MS / 2).then(() => undefined)]);
-    await Promise.race([conn.client.destroy(), sleep(DISCONNECT_TIMEOUT_MS / 2)]);
+    const loggedIn = await Promise.race([
+      settled,
+      pause(DISCONNECT_TIMEOUT_MS / 2, undefined, { unref: true }).then(() => undefined),
+    ]);
+    await Promise.race([conn.client.destroy(), pause(DISCONNECT_TIMEOUT_MS / 2, undefined, { unref: true })]);
     if (loggedIn === undefined) {
       // Still logging in: if that ever succeeds, close what it opened.
       void settled.then((ok) => (ok ? destroyAgain(conn.client).catch(() => undefined) : undefined));

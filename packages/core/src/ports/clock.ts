@@ -24,13 +24,14 @@ export const systemClock: Clock = {
 
 /**
  * Resolves after `ms` milliseconds of real time, or at once when `signal` aborts (it never rejects: a
- * caller that must stop on abort checks `signal.throwIfAborted()` after it). The one pause of ask-user.
+ * caller that must stop on abort checks `signal.throwIfAborted()` after it). With `unref`, the pause does
+ * not keep the process alive (a bound on a shutdown step). The one pause of ask-user.
  *
  * @example
  * await pause(backoffMs, signal);
  * signal?.throwIfAborted();
  */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+export function pause(ms: number, signal?: AbortSignal, options: { unref?: boolean } = {}): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) {
       resolve();
@@ -42,6 +43,7 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, Math.max(0, ms));
+    if (options.unref) timer.unref?.();
     signal?.addEventListener("abort", done, { once: true });
   });
 }
