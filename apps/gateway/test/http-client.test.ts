@@ -32,7 +32,7 @@ describe("HTTP backend", () => {
       answers: { answers: { deploy_target: ["Staging"] } },
     });
     expect((await backend.get(created.id)).status).toBe("answered");
-    expect(await backend.health()).toEqual({ ok: true });
+    expect(await backend.health()).toEqual({ ok: true, draining: false });
     expect(
       gw.requests.filter((r) => r.path.startsWith("/v1")).every((r) => r.authorization === "Bearer s3cret"),
     ).toBe(true);
