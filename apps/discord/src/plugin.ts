@@ -8,7 +8,7 @@ import { parseConversation } from "./conversation.ts";
 
 /**
  * The Discord channel plugin: on when `DISCORD_BOT_TOKEN` is set; `create` checks the token and builds
- * the channel, `initialize(broker)` (the adapter's `start`) connects to the gateway (one instance per
+ * the channel, `start(broker)` connects to the gateway (one instance per
  * token holds the connection, the others send over REST). Ingress is the gateway connection: no
  * webhook, no port.
  *
@@ -17,8 +17,8 @@ import { parseConversation } from "./conversation.ts";
  * if (channelPlugin.enabled(process.env)) {
  *   const config = channelPlugin.readConfig(process.env);
  *   const discord = await channelPlugin.create({ config, logger, coordination: store, instanceId });
- *   const askUser = createAskUser({ store, channels: [discord.channel] });
- *   await discord.initialize(askUser);
+ *   const askUser = createAskUser({ store, channels: [discord] });
+ *   await discord.start(askUser);
  *   console.log(discord.describe); // discord (@ask_bot, gateway)
  * }
  */

@@ -117,7 +117,7 @@ describe("a question's error", () => {
       coordination: createMemoryCoordination(),
       instanceId: "errors",
     });
-    const broker = createAskUser({ store: createMemoryStore(), channels: [running.channel], logger: quiet });
+    const broker = createAskUser({ store: createMemoryStore(), channels: [running], logger: quiet });
     return {
       broker,
       ask: (): Promise<QuestionRecord> =>

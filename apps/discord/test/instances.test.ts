@@ -46,7 +46,7 @@ async function instance(
   const running = await channelPlugin.create({ config, logger: quiet, coordination, instanceId: id });
   const broker = createAskUser({
     store,
-    channels: [running.channel],
+    channels: [running],
     logger: quiet,
     instanceId: id,
     answerers: "conversation",
@@ -55,7 +55,7 @@ async function instance(
     await running.stop();
     await broker.close();
   });
-  await running.initialize(broker);
+  await running.start(broker);
   return { running, broker };
 }
 
@@ -180,7 +180,7 @@ describe("delivering again", () => {
     const record = await broker.create(DEPLOY, { target: { channel: "discord", conversation: channelId } });
     const first = await discord.waitUntil(() => discord.messages(channelId)[0]);
 
-    const again = await running.channel.deliver({ record, locale: "en", text: "", buttons: true });
+    const again = await running.deliver({ record, locale: "en", text: "", buttons: true });
     expect(again.messageId).toBe(first.id);
     expect(discord.messages(channelId)).toHaveLength(1);
   }, 20_000);

@@ -53,7 +53,7 @@ async function create(discord: FakeDiscord, logger: ChannelLogger = quiet): Prom
 function brokerFor(instance: ChannelInstance): AskUserBroker {
   const broker = createAskUser({
     store: createMemoryStore(),
-    channels: [instance.channel],
+    channels: [instance],
     answerers: "conversation",
     logger: quiet,
   });
@@ -136,7 +136,7 @@ describe("an instance", () => {
     const discord = await fake();
     const instance = await create(discord);
     expect(instance.describe).toBe("discord (@ask_user_bot, REST; not receiving yet)");
-    expect(instance.channel.capabilities).toEqual({
+    expect(instance.capabilities).toEqual({
       buttons: true,
       edit: true,
       privateNotices: true,
@@ -153,7 +153,7 @@ describe("an instance", () => {
     const channelId = discord.guild.channelId;
     const asked = broker.ask(DEPLOY, { target: { channel: "discord", conversation: channelId } });
     const prompt = await discord.waitUntil(() => discord.messages(channelId)[0]);
-    await instance.initialize(broker);
+    await instance.start(broker);
     expect(instance.describe).toBe("discord (@ask_user_bot, gateway)");
     expect(discord.sessions().map((s) => [s.connected, s.intents])).toEqual([
       [true, 1 | (1 << 9) | (1 << 12) | (1 << 15)],
@@ -172,7 +172,7 @@ describe("an instance", () => {
     const discord = await fake({ privilegedIntents: false });
     const warnings: string[] = [];
     const instance = await create(discord, { ...quiet, warn: (_, message) => void warnings.push(message) });
-    await instance.initialize(brokerFor(instance));
+    await instance.start(brokerFor(instance));
     expect(instance.describe).toBe("discord (@ask_user_bot, gateway, no Message Content intent)");
     expect(warnings.filter((w) => w.includes("Message Content"))).toHaveLength(1);
     expect(
@@ -204,7 +204,7 @@ describe("an instance", () => {
   it("acknowledges a button or modal that is not ask-user's and that nobody answered", async () => {
     const discord = await fake();
     const instance = await create(discord);
-    await instance.initialize(brokerFor(instance));
+    await instance.start(brokerFor(instance));
     // Another program on the same token left a menu behind.
     const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
     const channelId = discord.guild.channelId;

@@ -47,16 +47,25 @@ export interface ChannelStatus {
   retryInSeconds?: number;
 }
 
-/** A channel the gateway runs: a `ChannelInstance` whose platform connection is kept in the background. */
-export interface SupervisedChannel extends ChannelInstance {
+/** A channel the gateway runs: a plugin's instance whose platform connection is kept in the background. */
+export interface SupervisedChannel {
   readonly plugin: ChannelPlugin;
-  /** The plugin's instance once created (initializing or connected); undefined before and after. */
+  /**
+   * The channel the broker delivers through, from the start: the instance once connected; before, one
+   * that waits for an attempt in progress and otherwise says the channel is not connected.
+   */
+  readonly channel: Channel;
+  /** The plugin's instance once created (starting or connected); undefined before and after. */
   readonly instance: ChannelInstance | undefined;
+  /** The instance's banner line, or the channel's name before there is one. */
+  readonly describe: string;
   status(): ChannelStatus;
   /** The instance's webhook; 503 with `Retry-After` while there is no instance yet. */
   handleWebhook(request: Request): Promise<Response>;
   /** Starts connecting in the background; resolves at once. */
-  initialize(broker: AskUserBroker): Promise<void>;
+  start(broker: AskUserBroker): Promise<void>;
+  /** Stops connecting, or stops the instance. Safe to call twice. */
+  stop(): Promise<void>;
   /** Resolves once the channel is no longer connecting (connected, retrying or stopped), or after `ms`. */
   settled(ms: number): Promise<void>;
 }
@@ -68,7 +77,7 @@ export interface SuperviseOptions {
   config: unknown;
   context: Omit<ChannelPluginContext<unknown>, "config">;
   logger: Logger;
-  /** Told about each created instance (before its `initialize`): its webhook, its `listen`. */
+  /** Told about each created instance (before its `start`): its webhook, its `listen`. */
   onCreated?(instance: ChannelInstance): void;
 }
 
@@ -84,12 +93,12 @@ function notReady(name: string): Response {
 }
 
 /**
- * Supervises one enabled channel; nothing happens until `initialize(broker)`.
+ * Supervises one enabled channel; nothing happens until `start(broker)`.
  *
  * @example
  * const telegram = superviseChannel({ plugin, config, context, logger });
  * const broker = createAskUser({ store, channels: [telegram.channel] });
- * await telegram.initialize(broker); // at once; connects in the background
+ * await telegram.start(broker); // at once; connects in the background
  * await telegram.settled(10_000);
  * telegram.status(); // { state: "retrying", error: "Could not reach Telegram for getMe: …", retryInSeconds: 1 }
  */
@@ -158,7 +167,7 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
   const deliver = async (request: DeliverRequest): Promise<DeliveryRef> => {
     await ready();
     if (state !== "connected" || !current) throw notConnected();
-    return current.channel.deliver(request);
+    return current.deliver(request);
   };
 
   // Before an instance exists: a channel that can't do anything yet; after: the instance's, as it is.
@@ -175,16 +184,16 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
       if (key === "deliver") return deliver;
       if (key === "ready") return ready; // the supervisor's, whatever the instance has
       if (key === "name") return name; // the broker knows it by the plugin's name from the start
-      const real = current?.channel;
+      const real = current;
       if (!real) return Reflect.get(target, key);
       const value: unknown = Reflect.get(real, key);
       return typeof value === "function" ? value.bind(real) : value;
     },
-    set: (target, key, value) => Reflect.set(current?.channel ?? target, key, value),
-    has: (target, key) => key in (current?.channel ?? target),
+    set: (target, key, value) => Reflect.set(current ?? target, key, value),
+    has: (target, key) => key in (current ?? target),
   });
 
-  /** One attempt: create the instance, then initialize it; a failed one is stopped. */
+  /** One attempt: create the instance, then start it; a failed one is stopped. */
   const connectOnce = async (broker: AskUserBroker): Promise<ChannelInstance> => {
     const created = await plugin.create({ ...options.context, config: options.config });
     if (stopping) {
@@ -194,7 +203,7 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
     current = created;
     options.onCreated?.(created);
     try {
-      await created.initialize(broker);
+      await created.start(broker);
     } catch (error) {
       current = undefined;
       await created.stop().catch((err: unknown) => {
@@ -289,7 +298,7 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
     },
     status,
     settled,
-    async initialize(broker) {
+    async start(broker) {
       if (started || stopping) return;
       started = true;
       run(broker).catch((err: unknown) => {

@@ -84,9 +84,9 @@ export function readChannelConfigs(
 }
 
 /** Stops every channel; a failing stop is passed to `onError` and never stops the others. */
-export async function stopChannels(
-  instances: readonly ChannelInstance[],
-  onError: (error: unknown, instance: ChannelInstance) => void = () => undefined,
+export async function stopChannels<T extends { stop(): Promise<void> }>(
+  instances: readonly T[],
+  onError: (error: unknown, instance: T) => void = () => undefined,
 ): Promise<void> {
   await Promise.all(
     instances.map((instance) => instance.stop().catch((error: unknown) => onError(error, instance))),
@@ -115,11 +115,11 @@ export function turnOnHints(
  * is served on the gateway's port, at `/channels/<name>`. Say so, so nobody points the platform there.
  */
 export function warnAboutListen(instance: ChannelInstance, logger: Logger): void {
-  const { channel, listen } = instance;
+  const { name, listen } = instance;
   if (!listen) return;
   logger.warn(
-    { channel: channel.name, host: listen.host, port: listen.port },
-    `${channel.name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${channel.name} on its own port`,
+    { channel: name, host: listen.host, port: listen.port },
+    `${name}: ${listen.host}:${listen.port} is for the standalone runner only; the gateway serves /channels/${name} on its own port`,
   );
 }
 

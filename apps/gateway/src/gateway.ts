@@ -137,7 +137,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       onCreated(instance) {
         warnAboutListen(instance, logger);
         if (!instance.handleWebhook) webhooks.delete(plugin.name);
-        if (instance.channel.capabilities.ingress === "webhook" && !instance.handleWebhook)
+        if (instance.capabilities.ingress === "webhook" && !instance.handleWebhook)
           replyChannels.add(plugin.name);
       },
     });
@@ -226,7 +226,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   }
   // Serving: the channels connect in the background; wait a little for their first attempts, and for
   // the recovery of pending questions.
-  for (const supervised of channels) await supervised.initialize(liveBroker);
+  for (const supervised of channels) await supervised.start(liveBroker);
   try {
     await Promise.all([settledAll(channels, options.channelWaitMs ?? CHANNEL_WAIT_MS), liveBroker.ready]);
   } catch (error) {
@@ -275,7 +275,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
         metrics.close();
         await push.close();
         await stopChannels(channels, (err, instance) =>
-          logger.warn({ err, channel: instance.channel.name }, "channel stop failed"),
+          logger.warn({ err, channel: instance.plugin.name }, "channel stop failed"),
         );
         await liveBroker.close();
         await closeStore();

@@ -49,8 +49,9 @@ function groupWarning(gateway: RunningGateway): string[] {
   const { defaultTarget, answerers } = gateway.config;
   if (!defaultTarget || answerers !== "creator") return [];
   // Only a channel that exists knows whether the conversation is one-to-one.
-  const channel = gateway.channels.find((supervised) => supervised.channel.name === defaultTarget.channel)
-    ?.instance?.channel;
+  const channel = gateway.channels.find(
+    (supervised) => supervised.channel.name === defaultTarget.channel,
+  )?.instance;
   if (!channel || channel.isDirect?.(defaultTarget.conversation) === true) return [];
   return [
     `  ! ${defaultTarget.channel}:${defaultTarget.conversation} is a shared chat: questions without a creator`,

@@ -61,9 +61,9 @@ function slowPlugin() {
       await reachable;
       const send = async (_to: string, text: string) => sent.push(text);
       return {
-        channel: createTextChannel({ name: "slow", send }),
+        ...createTextChannel({ name: "slow", send }),
         describe: "slow (test)",
-        initialize: async () => undefined,
+        start: async () => undefined,
         stop: async () => undefined,
       };
     },

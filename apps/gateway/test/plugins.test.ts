@@ -56,7 +56,7 @@ function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: number
       let sent = 0;
       let broker: AskUserBroker | undefined;
       return {
-        channel: createTextChannel({ name: "echo", send: async () => `e${++sent}` }),
+        ...createTextChannel({ name: "echo", send: async () => `e${++sent}` }),
         describe: "echo (test)",
         ...(options.listen ? { listen: { host: "127.0.0.1", port: 9999, paths: ["/channels/echo"] } } : {}),
         async handleWebhook(request) {
@@ -68,8 +68,8 @@ function echoPlugin(seen: Seen, options: { listen?: boolean; failCreate?: number
           const outcome = await broker.handleReply({ channel: "echo", conversation: "room", userId, text });
           return Response.json({ outcome: outcome.kind }, { status: 202 });
         },
-        async initialize(ready) {
-          seen.steps.push("initialize");
+        async start(ready) {
+          seen.steps.push("start");
           seen.broker = ready;
           broker = ready;
         },
@@ -185,7 +185,7 @@ describe("a channel plugin in the gateway", () => {
       { ECHO_TOKEN: "s3cret", ASK_USER_INSTANCE_ID: "gw-1", ASK_USER_DEFAULT_TARGET: "echo:room" },
       { plugins: [echoPlugin(seen), textPlugin] },
     );
-    expect(seen.steps).toEqual(["create", "initialize"]);
+    expect(seen.steps).toEqual(["create", "start"]);
     expect(seen.broker).toBe(gw.broker);
     expect(seen.context).toMatchObject({
       instanceId: "gw-1",
@@ -215,7 +215,7 @@ describe("a channel plugin in the gateway", () => {
     expect(inbound.body.error.message).toBe("The echo channel gets its replies from its platform, not here.");
 
     await gw.close();
-    expect(seen.steps).toEqual(["create", "initialize", "stop"]);
+    expect(seen.steps).toEqual(["create", "start", "stop"]);
   });
 
   it("warns that a channel's own listen address is for the standalone runner only", async () => {
@@ -238,7 +238,7 @@ describe("a channel plugin in the gateway", () => {
       { ECHO_TOKEN: "s3cret" },
       { plugins: [other, echoPlugin(failing, { failCreate: 1 })], logger },
     );
-    expect(first.steps).toEqual(["create", "initialize"]);
+    expect(first.steps).toEqual(["create", "start"]);
     expect(failing.steps).toEqual(["create"]);
     const retrying = { state: "retrying", error: "echo could not reach its platform", retryInSeconds: 1 };
     expect(gw.channelStatus()).toEqual({ first: { state: "connected" }, echo: retrying });
@@ -270,13 +270,13 @@ describe("a channel plugin in the gateway", () => {
       if (polls > 200) throw new Error("echo did not connect");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    expect(failing.steps).toEqual(["create", "create", "initialize"]);
+    expect(failing.steps).toEqual(["create", "create", "start"]);
     expect(lines.map((line) => line.msg)).toContain("echo: connected (echo (test))");
     const delivered = await call(`${gw.url}/v1/questions`, "POST", { ...deployInput, target: "echo:room" });
     expect(delivered.body.status).toBe("pending");
     await gw.close();
-    expect(failing.steps).toEqual(["create", "create", "initialize", "stop"]);
-    expect(first.steps).toEqual(["create", "initialize", "stop"]);
+    expect(failing.steps).toEqual(["create", "create", "start", "stop"]);
+    expect(first.steps).toEqual(["create", "start", "stop"]);
   });
 
   it("stops retrying at once when closed, and creates nothing after", async () => {

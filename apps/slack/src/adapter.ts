@@ -154,7 +154,7 @@ export async function create(context: ChannelPluginContext<SlackConfig>): Promis
     describe,
     async start(broker) {
       if (stopped) throw new AskUserError("closed", "The Slack channel was stopped.");
-      if (started) throw new AskUserError("invalid_input", "The Slack channel is initialized already.");
+      if (started) throw new AskUserError("invalid_input", "The Slack channel is started already.");
       started = slack.start(broker).then(async () => {
         app.use(acknowledgeTheRest());
         await app.start(); // Socket Mode connects; the HTTP receiver opens nothing

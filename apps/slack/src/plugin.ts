@@ -9,8 +9,8 @@
  * if (channelPlugin.enabled(process.env)) {
  *   const config = channelPlugin.readConfig(process.env); // InvalidChannelConfigError lists every problem
  *   const slack = await channelPlugin.create({ config, logger, coordination: store, instanceId: "a" });
- *   const askUser = createAskUser({ store, channels: [slack.channel] });
- *   await slack.initialize(askUser); // Socket Mode connects; HTTP mode: serve slack.handleWebhook
+ *   const askUser = createAskUser({ store, channels: [slack] });
+ *   await slack.start(askUser); // Socket Mode connects; HTTP mode: serve slack.handleWebhook
  * }
  * ```
  */

@@ -40,11 +40,11 @@ async function instance(slack: FakeSlack, mode: Mode, store: QuestionStore, name
         };
   const config = channelPlugin.readConfig(env);
   const running = await channelPlugin.create({ config, logger, coordination: store, instanceId: name });
-  const broker = createAskUser({ store, channels: [running.channel], logger, instanceId: name });
+  const broker = createAskUser({ store, channels: [running], logger, instanceId: name });
   // Two processes, each serving its webhook on its own port, behind one load balancer.
   const { handleWebhook, listen } = running;
   const server = handleWebhook && listen ? await serveHandler(handleWebhook, listen.paths) : undefined;
-  await running.initialize(broker);
+  await running.start(broker);
   stops.push(async () => {
     await broker.idle();
     await broker.close();

@@ -62,7 +62,7 @@ async function served(slack: FakeSlack, instance: ChannelInstance): Promise<Serv
 }
 
 function brokerFor(instance: ChannelInstance): AskUserBroker {
-  const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel] });
+  const broker = createAskUser({ store: createMemoryStore(), channels: [instance] });
   stops.push(() => broker.close());
   return broker;
 }
@@ -147,7 +147,7 @@ describe("a Slack instance in Socket Mode", () => {
     expect(instance.describe).toBe("slack (@ask_user_bot, Socket Mode)");
     expect(instance.handleWebhook).toBeUndefined();
     expect(instance.listen).toBeUndefined();
-    expect(instance.channel.capabilities).toEqual({
+    expect(instance.capabilities).toEqual({
       buttons: true,
       edit: true,
       privateNotices: true,
@@ -157,10 +157,10 @@ describe("a Slack instance in Socket Mode", () => {
     });
     expect(slack.socketConnections()).toBe(0); // created, not receiving
     const broker = brokerFor(instance);
-    await instance.initialize(broker);
+    await instance.start(broker);
     expect(slack.socketConnections()).toBe(1);
     expect(logger.infos).toEqual(["slack (@ask_user_bot, Socket Mode) ready"]);
-    await expect(instance.initialize(broker)).rejects.toThrow("initialized already");
+    await expect(instance.start(broker)).rejects.toThrow("started already");
 
     const record = await broker.create(DEPLOY, {
       target: { channel: "slack", conversation: CHANNEL },
@@ -178,7 +178,7 @@ describe("a Slack instance in Socket Mode", () => {
     await Promise.all([instance.stop(), instance.stop()]);
     await slack.waitUntil(() => slack.socketConnections() === 0);
     await instance.stop();
-    await expect(instance.initialize(broker)).rejects.toThrow("stopped");
+    await expect(instance.start(broker)).rejects.toThrow("stopped");
     expect(slack.calls.filter((c) => c.method === "auth.test")).toHaveLength(1);
     expect(JSON.stringify(logger.lines)).not.toContain(slack.botToken);
     expect(logger.lines).toEqual([]);
@@ -200,7 +200,7 @@ describe("a Slack instance in Socket Mode", () => {
   it("acknowledges at once a tap on another app's buttons, which nobody handles", async () => {
     const slack = await fakeSlack({ echoBotMessages: false });
     const { instance, logger } = await created(slack, "socket");
-    await instance.initialize(brokerFor(instance));
+    await instance.start(brokerFor(instance));
     const other = new webApi.WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
     const posted = await other.chat.postMessage({
       channel: CHANNEL,
@@ -229,7 +229,7 @@ describe("a Slack instance in HTTP mode", () => {
       port: 0,
       paths: ["/channels/slack/events", "/slack/events"],
     });
-    expect(instance.channel.capabilities.ingress).toBe("webhook");
+    expect(instance.capabilities.ingress).toBe("webhook");
     await served(slack, instance);
     const broker = brokerFor(instance);
     const record = await broker.create(DEPLOY, {
@@ -247,7 +247,7 @@ describe("a Slack instance in HTTP mode", () => {
     expect(direct?.status).toBe(503);
     expect(direct?.headers.get("retry-after")).toBe("1");
 
-    await instance.initialize(broker);
+    await instance.start(broker);
     const again = await slack.waitUntil(() => slack.deliveries.find((d) => d.retryNum === 1));
     expect(again.status).toBe(200);
     expect(await broker.wait(record.id)).toEqual({
@@ -265,7 +265,7 @@ describe("a Slack instance in HTTP mode", () => {
     const slack = await fakeSlack();
     const { instance } = await created(slack, "http");
     const server = await served(slack, instance);
-    await instance.initialize(brokerFor(instance));
+    await instance.start(brokerFor(instance));
     const webhook = instance.handleWebhook as NonNullable<ChannelInstance["handleWebhook"]>;
     for (const path of ["/channels/slack/events", "/slack/events"]) {
       slack.setRequestUrl(`http://127.0.0.1:${server.port}${path}`);
@@ -291,7 +291,7 @@ describe("a Slack instance in HTTP mode", () => {
     const slack = await fakeSlack({ echoBotMessages: false });
     const { instance, logger } = await created(slack, "http");
     await served(slack, instance);
-    await instance.initialize(brokerFor(instance));
+    await instance.start(brokerFor(instance));
     const other = new webApi.WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
     const posted = await other.chat.postMessage({
       channel: CHANNEL,

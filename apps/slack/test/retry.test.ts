@@ -30,7 +30,7 @@ async function plugin(slack: FakeSlack) {
     instanceId: "a",
   });
   stops.push(() => instance.stop());
-  const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel], logger });
+  const broker = createAskUser({ store: createMemoryStore(), channels: [instance], logger });
   stops.push(() => broker.close());
   return { instance, broker, logger };
 }

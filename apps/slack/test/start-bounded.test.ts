@@ -30,7 +30,7 @@ async function instanceBehind(link: Link, slack: Awaited<ReturnType<typeof fakeS
     instanceId: "bounded",
   });
   stops.push(() => instance.stop());
-  const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel] });
+  const broker = createAskUser({ store: createMemoryStore(), channels: [instance] });
   stops.push(() => broker.close());
   return { instance, broker };
 }
@@ -52,7 +52,7 @@ describe("Socket Mode start when Slack is unreachable", () => {
     stops.push(() => link.close());
     const first = await instanceBehind(link, slack); // auth.test went through
     link.down({ cutOpen: true });
-    const failed = await timed(first.instance.initialize(first.broker));
+    const failed = await timed(first.instance.start(first.broker));
     expect(failed.error).toBeInstanceOf(Error);
     expect(failed.ms).toBeLessThan(5_000);
     expect(link.refused).toBeGreaterThanOrEqual(1);
@@ -60,7 +60,7 @@ describe("Socket Mode start when Slack is unreachable", () => {
 
     link.up(slack.apiUrl);
     const second = await instanceBehind(link, slack);
-    await second.instance.initialize(second.broker);
+    await second.instance.start(second.broker);
     expect(slack.socketConnections()).toBe(1);
   });
 
@@ -70,7 +70,7 @@ describe("Socket Mode start when Slack is unreachable", () => {
     stops.push(() => link.close());
     const { instance, broker } = await instanceBehind(link, slack);
     slack.failNext("apps.connections.open", { status: 503 });
-    const failed = await timed(instance.initialize(broker));
+    const failed = await timed(instance.start(broker));
     expect(failed.error).toBeInstanceOf(Error);
     expect(failed.ms).toBeLessThan(5_000);
     expect(slack.calls.filter((c) => c.method === "apps.connections.open")).toHaveLength(1);

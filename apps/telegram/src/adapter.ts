@@ -208,14 +208,14 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
     coordination,
     ingress: webhook ? "webhook" : "polling",
   });
-  let state: "created" | "initializing" | "running" | "stopped" = "created";
+  let state: "created" | "starting" | "running" | "stopped" = "created";
   let polling: Polling | undefined;
   let handler: WebhookHandler | undefined;
 
   const start = async (broker: AskUserBroker): Promise<void> => {
     if (state !== "created")
-      throw new AskUserError("invalid_input", `The Telegram channel cannot be initialized when ${state}.`);
-    state = "initializing";
+      throw new AskUserError("invalid_input", `The Telegram channel cannot be started when ${state}.`);
+    state = "starting";
     await channel.start(broker);
     bot.on("callback_query", (ctx) => answerUnhandledTap(ctx, logger));
     if (webhook) {
@@ -237,7 +237,7 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
         ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
       });
     }
-    if (state !== "initializing") {
+    if (state !== "starting") {
       await polling?.stop(); // stop() came while polling started
       return;
     }

@@ -15,8 +15,8 @@ import { parseConversation } from "./conversation.ts";
  * if (channelPlugin.enabled(process.env)) {
  *   const config = channelPlugin.readConfig(process.env); // InvalidChannelConfigError lists every problem
  *   const telegram = await channelPlugin.create({ config, logger, coordination: store, instanceId: "1" });
- *   const askUser = createAskUser({ store, channels: [telegram.channel] });
- *   await telegram.initialize(askUser);
+ *   const askUser = createAskUser({ store, channels: [telegram] });
+ *   await telegram.start(askUser);
  *   console.log(telegram.describe); // telegram (@my_bot, long polling)
  * }
  */

@@ -20,7 +20,7 @@ async function created(env: Record<string, string>, logger = memoryLogger()) {
     coordination: createMemoryCoordination(),
     instanceId: "test",
   });
-  const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel], logger });
+  const broker = createAskUser({ store: createMemoryStore(), channels: [instance], logger });
   onCleanup(async () => {
     await instance.stop();
     await broker.close();
@@ -157,7 +157,7 @@ describe("channelPlugin: a created channel", () => {
       TELEGRAM_API_ROOT: `${tg.apiRoot}/`,
     });
     expect(instance.describe).toBe("telegram (@ask_user_test_bot, long polling)");
-    expect(instance.channel.capabilities).toEqual({
+    expect(instance.capabilities).toEqual({
       buttons: true,
       edit: true,
       privateNotices: false,
@@ -168,12 +168,12 @@ describe("channelPlugin: a created channel", () => {
     expect([instance.handleWebhook, instance.listen]).toEqual([undefined, undefined]);
     expect(getUpdatesCalls(tg)).toBe(0); // nothing is received before initialize
 
-    await instance.initialize(broker);
+    await instance.start(broker);
     const ada = tg.user(ADA);
     const record = await broker.create(DEPLOY, toAda);
     const query = ada.press(ADA.id, Number(record.deliveries[0]?.messageId), "Canary");
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Recorded: Canary" });
-    await expect(instance.initialize(broker)).rejects.toThrow(/cannot be initialized when running/);
+    await expect(instance.start(broker)).rejects.toThrow(/cannot be started when running/);
 
     await instance.stop();
     const polls = getUpdatesCalls(tg);
@@ -188,7 +188,7 @@ describe("channelPlugin: a created channel", () => {
       TELEGRAM_BOT_TOKEN: tg.token,
       TELEGRAM_API_ROOT: tg.apiRoot,
     });
-    await instance.initialize(broker);
+    await instance.start(broker);
     const foreign = await new Api(tg.token, { apiRoot: tg.apiRoot }).sendMessage(ADA.id, "Old menu", {
       reply_markup: { inline_keyboard: [[{ text: "Pizza", callback_data: "menu:pizza" }]] },
     });
@@ -243,7 +243,7 @@ describe("channelPlugin: webhook mode", () => {
     const { instance, broker } = await webhookMode(tg, url, port);
     expect(instance.describe).toBe(`telegram (@ask_user_test_bot, webhook ${url})`);
     expect(instance.listen).toEqual({ host: "127.0.0.1", port, paths: ["/hooks/telegram"] });
-    expect(instance.channel.capabilities.ingress).toBe("webhook");
+    expect(instance.capabilities.ingress).toBe("webhook");
     const api = new Api(tg.token, { apiRoot: tg.apiRoot });
     expect((await api.getWebhookInfo()).url).toBe(""); // not registered before initialize
 
@@ -251,7 +251,7 @@ describe("channelPlugin: webhook mode", () => {
     expect([early.status, early.headers.get("retry-after")]).toEqual([503, "1"]);
     expect(await early.json()).toMatchObject({ ok: false });
 
-    await instance.initialize(broker);
+    await instance.start(broker);
     expect(await api.getWebhookInfo()).toMatchObject({ url, allowed_updates: ["message", "callback_query"] });
     expect((await fetch(webhookRequest(url, "wrong"))).status).toBe(401);
     expect((await fetch(url)).status).toBe(405);

@@ -1,6 +1,6 @@
 /**
  * The product side: a channel plugin created as the gateway creates it (`readConfig`, `create` with the
- * SQLite store as coordination), a broker over that store in a temporary directory, `initialize`.
+ * SQLite store as coordination), a broker over that store in a temporary directory, `start`.
  */
 import {
   type AskOptions,
@@ -81,8 +81,8 @@ export async function startProduct<Config>(
       coordination: seen,
       instanceId: "bench",
     });
-    broker = createAskUser({ store: seen, channels: [instance.channel], logger });
-    await instance.initialize(broker);
+    broker = createAskUser({ store: seen, channels: [instance], logger });
+    await instance.start(broker);
     await broker.ready;
   } catch (error) {
     await close().catch(() => undefined);

@@ -9,8 +9,8 @@ import { channelPlugin } from "./console-channel.ts";
 const config = channelPlugin.readConfig(process.env);
 const coordination = createMemoryCoordination();
 const instance = await channelPlugin.create({ config, logger: console, coordination, instanceId: "1" });
-const askUser = createAskUser({ store: createMemoryStore(), channels: [instance.channel] });
-await instance.initialize(askUser);
+const askUser = createAskUser({ store: createMemoryStore(), channels: [instance] });
+await instance.start(askUser);
 const result = await askUser.ask(
   {
     questions: [

@@ -50,8 +50,8 @@ describe("the console channel plugin (README example)", () => {
       instanceId: "test",
     });
     expect(instance.describe).toBe("console (answering as alice)");
-    const askUser = createAskUser({ store: createMemoryStore(), channels: [instance.channel] });
-    await instance.initialize(askUser);
+    const askUser = createAskUser({ store: createMemoryStore(), channels: [instance] });
+    await instance.start(askUser);
     const pending = askUser.ask(input, { target: { channel: "console", conversation: "console" } });
     await expect.poll(() => printed).toContain("Where should I deploy?");
     stdin.write("2\n");

@@ -59,11 +59,11 @@ describe("defineChannel", () => {
       coordination: createMemoryCoordination(),
       instanceId: "1",
     });
-    expect(instance.channel.name).toBe("chat");
+    expect(instance.name).toBe("chat");
     expect(instance.describe).toBe("chat (#ops)");
     expect(await (await instance.handleWebhook?.(new Request("http://x/")))?.text()).toBe("ok");
-    const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel], logger: quiet });
-    await instance.initialize(broker);
+    const broker = createAskUser({ store: createMemoryStore(), channels: [instance], logger: quiet });
+    await instance.start(broker);
     const asked = await broker.create(
       {
         questions: [{ id: "a", header: "A", question: "A?", options: [{ label: "Yes" }, { label: "No" }] }],

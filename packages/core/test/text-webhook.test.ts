@@ -68,8 +68,8 @@ async function start(url: string): Promise<{ instance: ChannelInstance; broker: 
     coordination: createMemoryCoordination(),
     instanceId: "test",
   });
-  const broker = createAskUser({ store: createMemoryStore(), channels: [instance.channel], logger });
-  await instance.initialize(broker);
+  const broker = createAskUser({ store: createMemoryStore(), channels: [instance], logger });
+  await instance.start(broker);
   expect(lines).toEqual(["text channel ready"]);
   lines.length = 0;
   cleanups.push(async () => {
@@ -119,7 +119,7 @@ describe("the text webhook channel plugin (@ask-user/core/text-webhook)", () => 
     expect(instance.describe).toBe(`text (webhook ${new URL(hook.url).origin})`);
     expect(instance.describe).not.toContain("secret");
     expect(instance.handleWebhook).toBeUndefined();
-    expect(instance.channel.capabilities).toMatchObject({ buttons: false, edit: false, ingress: "webhook" });
+    expect(instance.capabilities).toMatchObject({ buttons: false, edit: false, ingress: "webhook" });
 
     const record = await broker.create(input, { target: { channel: "text", conversation: "alice" } });
     expect(hook.received[0]).toMatchObject({ conversation: "alice" });
@@ -165,7 +165,7 @@ describe("the text webhook channel plugin (@ask-user/core/text-webhook)", () => 
     const limited = await bridge((_req, res) => res.writeHead(429, { "retry-after": "2" }).end());
     const { instance } = await start(limited.url);
     const notice = { conversation: "ops", text: "hello", locale: "en" };
-    await expect(instance.channel.notify(notice)).rejects.toMatchObject({
+    await expect(instance.notify(notice)).rejects.toMatchObject({
       name: "ChannelError",
       code: "channel_rate_limited",
       channel: "text",
@@ -177,7 +177,7 @@ describe("the text webhook channel plugin (@ask-user/core/text-webhook)", () => 
     const gone = await bridge();
     const closed = await start(gone.url);
     await gone.close(); // the port now refuses connections
-    const error = await closed.instance.channel.notify(notice).catch((e: unknown) => e);
+    const error = await closed.instance.notify(notice).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChannelError);
     expect(error).toMatchObject({
       failure: "unreachable",

@@ -96,7 +96,7 @@ interface Opened {
  * command line (`--help` prints the usage generated from `plugin.variables`), checks `--target` with
  * `plugin.parseConversation`, reads FILE (`-`: stdin), reads the channel's config (every problem, exit 1),
  * normalises the input, opens the SQLite store at `ASK_USER_DB` (default `.ask-user/<name>.db`),
- * creates the channel, serves its `handleWebhook` on its `listen` address when it has one, initialises
+ * creates the channel, serves its `handleWebhook` on its `listen` address when it has one, starts
  * it with the broker, asks, and prints the result JSON. Ctrl-C cancels the question (exit 130).
  *
  * @example
@@ -177,7 +177,7 @@ export async function runStandalone(options: StandaloneOptions): Promise<number>
   }
 }
 
-/** Opens the store, creates and serves the channel, initialises it with the broker and asks. */
+/** Opens the store, creates and serves the channel, starts it with the broker and asks. */
 async function ask(
   plugin: ChannelPlugin,
   config: unknown,
@@ -209,16 +209,16 @@ async function ask(
   const locale = env.ASK_USER_LOCALE?.trim();
   const broker = createAskUser({
     store,
-    channels: [instance.channel],
+    channels: [instance],
     logger,
     instanceId,
     ...(locale ? { locale } : {}),
   });
   opened.broker = broker;
-  await instance.initialize(broker);
+  await instance.start(broker);
   await broker.ready;
   io.stderr.write(`${instance.describe}: waiting for an answer in ${run.target}…\n`);
-  const channel = instance.channel.name;
+  const channel = instance.name;
   return broker.ask(prompt, {
     target: { channel, conversation: run.target },
     signal: run.signal,

@@ -49,20 +49,18 @@ function roomPlugin(options: { stopFails?: boolean; createFails?: string } = {})
       steps.push("create");
       if (options.createFails) throw new Error(options.createFails);
       return {
-        channel: {
-          name: "room",
-          capabilities: { buttons: false, edit: true, privateNotices: false },
-          isDirect: () => true,
-          async deliver(request) {
-            deliveries.push(request);
-            delivered();
-            return { messageId: `m${deliveries.length}` };
-          },
-          async finalize(request) {
-            finalized.push(request);
-          },
-          notify: async () => undefined,
+        name: "room",
+        capabilities: { buttons: false, edit: true, privateNotices: false },
+        isDirect: () => true,
+        async deliver(request) {
+          deliveries.push(request);
+          delivered();
+          return { messageId: `m${deliveries.length}` };
         },
+        async finalize(request) {
+          finalized.push(request);
+        },
+        notify: async () => undefined,
         describe: "room (test)",
         ...(config.port === undefined
           ? {}
@@ -73,8 +71,8 @@ function roomPlugin(options: { stopFails?: boolean; createFails?: string } = {})
           const outcome = await broker.handleReply({ channel: "room", conversation: ROOM, userId, text });
           return Response.json({ outcome: outcome.kind });
         },
-        async initialize(ready) {
-          steps.push("initialize");
+        async start(ready) {
+          steps.push("start");
           broker = ready;
         },
         async stop() {
@@ -128,7 +126,7 @@ describe("runStandalone", () => {
       answers: { answers: { deploy_target: ["Production"] } },
     });
     expect(runner.err()).toBe(`room (test): waiting for an answer in ${ROOM}…\n`);
-    expect(room.steps).toEqual(["create", "initialize", "stop"]);
+    expect(room.steps).toEqual(["create", "start", "stop"]);
     expect(runner.interruptRemoved()).toBe(true);
     expect(await statuses(runner.db)).toEqual(["answered"]);
   });
@@ -227,7 +225,7 @@ describe("runStandalone", () => {
     expect(await runner.exit).toBe(130);
     expect(JSON.parse(runner.out())).toEqual({ status: "no_answer", reason: "cancelled" });
     expect(room.finalized.map((request) => request.record.status)).toEqual(["cancelled"]);
-    expect(room.steps).toEqual(["create", "initialize", "stop"]);
+    expect(room.steps).toEqual(["create", "start", "stop"]);
     expect(await statuses(runner.db)).toEqual(["cancelled"]);
   });
 

@@ -10,9 +10,9 @@ import { randomBase64Url } from "../model/random.ts";
 import type { Channel } from "../ports/channel.ts";
 import {
   type ChannelPlugin,
+  defineChannel,
   InvalidChannelConfigError,
   readVariable,
-  requiredVariablesSet,
 } from "../ports/plugin.ts";
 import { createTextChannel } from "./text.ts";
 
@@ -109,11 +109,11 @@ function createTextWebhookChannel(url: string): Channel {
  * import { channelPlugin } from "@ask-user/core/text-webhook";
  * const config = channelPlugin.readConfig({ ASK_USER_TEXT_WEBHOOK_URL: "https://bridge.example/out" });
  * const text = await channelPlugin.create({ config, logger: console, coordination, instanceId: "1" });
- * const askUser = createAskUser({ store, channels: [text.channel] });
- * await text.initialize(askUser);
+ * const askUser = createAskUser({ store, channels: [text] });
+ * await text.start(askUser);
  * // on an incoming message: await askUser.handleReply({ channel: "text", conversation, userId, text });
  */
-export const channelPlugin: ChannelPlugin<TextWebhookConfig> = {
+export const channelPlugin: ChannelPlugin<TextWebhookConfig> = defineChannel({
   name: NAME,
   title: "Text webhook",
   variables: [
@@ -124,20 +124,17 @@ export const channelPlugin: ChannelPlugin<TextWebhookConfig> = {
       required: true,
     },
   ],
-  enabled: (env) => requiredVariablesSet(channelPlugin, env),
   readConfig: readTextWebhookConfig,
   parseConversation: (conversation) => (conversation.trim() === "" ? undefined : conversation),
   async create({ config, logger }) {
-    const channel = createTextWebhookChannel(config.url);
-    const describe = `text (webhook ${new URL(config.url).origin})`;
     return {
-      channel,
-      describe,
+      ...createTextWebhookChannel(config.url),
+      describe: `text (webhook ${new URL(config.url).origin})`,
       // Nothing to start: replies reach the broker through the host.
-      async initialize() {
+      async start() {
         logger.info?.({ channel: NAME }, "text channel ready");
       },
       stop: async () => undefined,
     };
   },
-};
+});

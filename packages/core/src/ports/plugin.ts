@@ -52,13 +52,13 @@ export interface ChannelListen {
 }
 
 /**
- * A created channel. Two phases: `create` builds the platform client and the `Channel` (the broker needs
- * the channel to exist); `initialize(broker)` starts inbound (polling, a gateway connection, Socket Mode)
- * once the broker exists. Nothing throws "not ready yet": a webhook request that arrives before
- * `initialize` gets 503 with `Retry-After`, so the platform redelivers it.
+ * A created channel, as hosts run it: core's `Channel` port (give it to `createAskUser({ channels })`), its
+ * banner line, its webhook, and one lifecycle — `start(broker)` once the broker exists, `stop()`. It is the
+ * adapter the author's `create` returned (see {@link defineChannel}), with its name. Nothing throws "not
+ * ready yet": a webhook request that arrives before `start` gets 503 with `Retry-After`, so the platform
+ * redelivers it.
  */
-export interface ChannelInstance {
-  readonly channel: Channel;
+export interface ChannelInstance extends Channel {
   /** One banner line without secrets: `telegram (@my_bot, long polling)`. */
   readonly describe: string;
   /**
@@ -70,14 +70,14 @@ export interface ChannelInstance {
   /** Set when the channel's own variables ask a standalone host to listen somewhere for `handleWebhook`. */
   readonly listen?: ChannelListen;
   /** Starts receiving: taps and replies go to `broker` from now on. Resolves once events flow. */
-  initialize(broker: AskUserBroker): Promise<void>;
-  /** Stops receiving and releases what `create` and `initialize` opened. Safe to call twice. */
+  start(broker: AskUserBroker): Promise<void>;
+  /** Stops receiving and releases what `create` and `start` opened. Safe to call twice. */
   stop(): Promise<void>;
 }
 
 /**
  * A channel a host can run. Hosts call `enabled(env)`, then `readConfig(env)` (every problem at once, as
- * an `InvalidChannelConfigError`), then `create`, then `initialize(broker)` once every channel exists.
+ * an `InvalidChannelConfigError`), then `create`, then `start(broker)` once every channel exists.
  * Keep the module that exports the plugin light: load the platform SDK inside `create`, so a host
  * without this channel's variables never loads it.
  */
@@ -97,23 +97,11 @@ export interface ChannelPlugin<Config = unknown> {
 }
 
 /**
- * A channel as its platform author writes it (see {@link defineChannel}): core's `Channel` port
- * (`deliver`, `finalize`, `refresh`, `notify`, …; the name comes from the definition), the banner line,
- * the platform's webhook when it pushes to us, and one lifecycle: `start(broker)` starts receiving,
- * `stop()` releases everything.
+ * A channel as its platform author writes it (see {@link defineChannel}): a {@link ChannelInstance}
+ * without its name, which comes from the definition — core's `Channel` port, the banner line, the webhook,
+ * and `start(broker)` / `stop()`.
  */
-export interface ChannelAdapter extends Omit<Channel, "name"> {
-  /** One banner line without secrets: `telegram (@my_bot, long polling)`. */
-  readonly describe: string;
-  /** The platform's inbound webhook (see {@link ChannelInstance.handleWebhook}). */
-  handleWebhook?(request: Request): Promise<Response>;
-  /** Where a standalone host should serve `handleWebhook`, when the channel's variables say. */
-  readonly listen?: ChannelListen;
-  /** Starts receiving: taps and replies go to `broker` from now on. Resolves once events flow. */
-  start(broker: AskUserBroker): Promise<void>;
-  /** Stops receiving and releases what `create` and `start` opened. Safe to call twice. */
-  stop(): Promise<void>;
-}
+export type ChannelAdapter = Omit<ChannelInstance, "name">;
 
 /** The one object a platform author fills in (see {@link defineChannel}). */
 export interface ChannelDefinition<Config> {
@@ -166,19 +154,13 @@ export function defineChannel<Config>(definition: ChannelDefinition<Config>): Ch
   return plugin;
 }
 
-/** The host's view of an adapter: the port (with its name) and the lifecycle. */
+/** The adapter, named: what hosts run (the adapter object itself, so its own state and getters stay live). */
 function instanceOf(name: string, adapter: ChannelAdapter): ChannelInstance {
-  const channel: Channel = Object.create(adapter, { name: { value: name, enumerable: true } });
-  return {
-    channel,
-    get describe() {
-      return adapter.describe;
-    },
-    ...(adapter.handleWebhook ? { handleWebhook: adapter.handleWebhook.bind(adapter) } : {}),
-    ...(adapter.listen ? { listen: adapter.listen } : {}),
-    initialize: (broker) => adapter.start(broker),
-    stop: () => adapter.stop(),
-  };
+  return Object.defineProperty(adapter, "name", {
+    value: name,
+    enumerable: true,
+    configurable: true,
+  }) as ChannelInstance;
 }
 
 /** Thrown by `readConfig`: every problem with a channel's variables, one line each. */
