@@ -24,19 +24,12 @@ import {
 } from "discord.js";
 import { formatConversation } from "./conversation.ts";
 import { DEDUPE_TTL_MS } from "./limits.ts";
-import { ANSWER_INPUT_ID } from "./modal.ts";
+import { ANSWER_INPUT_ID } from "./other-modal.ts";
 import { SLOW, within } from "./outbound.ts";
 import { nameOf } from "./render/notice.ts";
 import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
-import {
-  answer,
-  answerDeferred,
-  modalFor,
-  type Responder,
-  type Shown,
-  type TapOrSubmit,
-} from "./tap-outcome.ts";
+import { answer, answerDeferred, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
 
 /** What the inbound handlers share with the channel. */
 export interface InboundContext {

@@ -13,7 +13,7 @@ export { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./conf
 export { type DiscordConversation, formatConversation, parseConversation } from "./conversation.ts";
 export { isSettledEditError, toChannelError } from "./errors.ts";
 export * as discordLimits from "./limits.ts";
-export { ANSWER_INPUT_ID, renderOtherModal } from "./modal.ts";
+export { ANSWER_INPUT_ID, renderOtherModal } from "./other-modal.ts";
 export { channelPlugin } from "./plugin.ts";
 export { deadlineText, discordTime, escapeMarkdown, shorten } from "./render/markdown.ts";
 export {

@@ -1,7 +1,7 @@
 /**
  * Telegram updates → core calls, and what a person sees of the outcome. The only module that reads
  * update payloads (grammY's typed `Context`): callback queries go to `broker.handleAction` (and are always
- * answered, within 2 s: `tap.ts`), text messages to `broker.handleReply`; whatever is not ours passes on
+ * answered, within 2 s: `taps.ts`), text messages to `broker.handleReply`; whatever is not ours passes on
  * to the host bot's other handlers with `next()`. A redelivered update (same `update_id`) is dropped
  * (`ingress/dedupe.ts`; across instances with a shared coordination).
  */
@@ -25,9 +25,9 @@ import { createDedupe } from "./ingress/dedupe.ts";
 import { CALLBACK_ANSWER_TEXT_MAX_CHARS, INPUT_FIELD_PLACEHOLDER_MAX_CHARS } from "./limits.ts";
 import { displayNameOf } from "./names.ts";
 import { HTML } from "./outbound.ts";
-import { escapeHtml, renderPlain } from "./render.ts";
+import { escapeHtml, renderPlain } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
-import { createTapDeadline, type Tap, tapOf } from "./tap.ts";
+import { createTapDeadline, type Tap, tapOf } from "./taps.ts";
 
 /** What the inbound side needs from the channel. */
 export interface InboundOptions {

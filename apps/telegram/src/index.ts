@@ -27,4 +27,4 @@ export * as telegramLimits from "./limits.ts";
 export { CONFIRMED_REACTION, SKIPPED_REACTION } from "./notices.ts";
 export { createChannelApi, IDEMPOTENT_METHODS } from "./outbound.ts";
 export { channelPlugin } from "./plugin.ts";
-export { promptView, type RenderedMessage, renderKeyboard, renderPrompt } from "./render.ts";
+export { promptView, type RenderedMessage, renderKeyboard, renderPrompt } from "./render/prompt.ts";

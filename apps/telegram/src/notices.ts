@@ -15,7 +15,7 @@ import type { Api } from "grammy";
 import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { HTML } from "./outbound.ts";
-import { renderPlain } from "./render.ts";
+import { renderPlain } from "./render/prompt.ts";
 
 /** The reaction that confirms an answer given in text (one of the emoji bots may react with). */
 export const CONFIRMED_REACTION = "👍";

@@ -36,7 +36,7 @@ import {
   RETRY_AFTER_MAX_SECONDS,
   RETRY_MAX_ATTEMPTS,
 } from "./limits.ts";
-import { promptView, type RenderedMessage, renderPlain, renderPrompt } from "./render.ts";
+import { promptView, type RenderedMessage, renderPlain, renderPrompt } from "./render/prompt.ts";
 
 /**
  * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a

@@ -3,7 +3,13 @@ import { buildPromptView, clipText, type QuestionRecord } from "@ask-user/core/c
 import { sampleRecord } from "@ask-user/core/testing";
 import { describe, expect, it } from "vitest";
 import { formatConversation, parseConversation } from "../src/conversation.ts";
-import { defuseMentions, escapeHtml, promptView, renderKeyboard, renderPrompt } from "../src/render.ts";
+import {
+  defuseMentions,
+  escapeHtml,
+  promptView,
+  renderKeyboard,
+  renderPrompt,
+} from "../src/render/prompt.ts";
 import { ADA, ask, buttons, start, visible } from "./harness.ts";
 
 const long = (n: number, word = "word ") => word.repeat(Math.ceil(n / word.length)).slice(0, n);

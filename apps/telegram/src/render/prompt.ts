@@ -25,7 +25,7 @@ import {
   FORM_OPTIONS_MAX,
   FORM_STATUS_VALUE_MAX_CHARS,
   MESSAGE_TEXT_MAX_CHARS,
-} from "./limits.ts";
+} from "../limits.ts";
 
 /** A message ready for `sendMessage` with `parse_mode: "HTML"`. */
 export interface RenderedMessage {

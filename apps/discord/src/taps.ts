@@ -16,7 +16,7 @@ import {
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from "discord.js";
-import { renderOtherModal } from "./modal.ts";
+import { renderOtherModal } from "./other-modal.ts";
 import { renderNotice, renderSummaryContent } from "./render/notice.ts";
 import type { RenderedMessage } from "./render/prompt.ts";
 
