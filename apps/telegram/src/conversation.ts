@@ -40,12 +40,12 @@ export function formatConversation(conversation: TelegramConversation): string {
     : `${conversation.chatId}:${conversation.threadId}`;
 }
 
-/** The chat of a conversation id the channel sends to; throws core's `delivery_failed` for anything else. */
+/** The chat of a conversation id the channel sends to; throws `invalid_input` for anything else (as every channel does for a bad target). */
 export function chatOrThrow(conversation: string | undefined): TelegramConversation {
   const chat = conversation === undefined ? undefined : parseConversation(conversation);
   if (!chat) {
     throw new AskUserError(
-      "delivery_failed",
+      "invalid_input",
       `"${conversation ?? ""}" is not a Telegram conversation: use a numeric chat id, or "<chatId>:<threadId>" for a forum topic.`,
     );
   }
