@@ -13,6 +13,8 @@ import {
   describeError,
   type PromptMessages,
   type QuestionRecord,
+  TIMED_OUT,
+  within,
 } from "@ask-user/core/channel";
 import {
   DiscordAPIError,
@@ -25,7 +27,6 @@ import {
 import { formatConversation } from "./conversation.ts";
 import { DEDUPE_TTL_MS } from "./limits.ts";
 import { ANSWER_INPUT_ID } from "./other-modal.ts";
-import { SLOW, within } from "./outbound.ts";
 import { nameOf } from "./render/notice.ts";
 import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
@@ -117,7 +118,7 @@ async function onAction(
     void work.catch(() => undefined); // awaited below on every path that gets that far
     const first = await within(work, ctx.deferAfterMs);
     if (first === ELSEWHERE) return;
-    if (first !== SLOW) {
+    if (first !== TIMED_OUT) {
       shown = await answer(responder, interaction, decoded, first);
     } else if (decoded.action.kind === "other" && interaction.isButton()) {
       // A modal must be the first response: show it now; the submission is checked like any answer.

@@ -5,7 +5,7 @@
  * as core's `ChannelError` (`toChannelError`); a conversation that cannot be a target as `invalid_input`.
  */
 import { createHash } from "node:crypto";
-import { AskUserError, ChannelError, rememberBounded } from "@ask-user/core/channel";
+import { AskUserError, ChannelError, rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
 import {
   type APIChannel,
   type APIMessage,
@@ -143,23 +143,12 @@ export function createOutbound(client: Client): Outbound {
 }
 
 /** What {@link within} gives for work that took too long. */
-export const SLOW = Symbol("slow");
-
-/** `work`, or {@link SLOW} when it has not settled within `ms`. */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<typeof SLOW>((resolve) => {
-    timer = setTimeout(() => resolve(SLOW), ms);
-  });
-  return Promise.race([work, slow]).finally(() => clearTimeout(timer));
-}
-
 /** The bot user behind the token (REST only), with a readable error when Discord refuses the token. */
 export async function whoAmI(client: Client): Promise<APIUser> {
   const method = "GET /users/@me";
   try {
     const me = await within(client.rest.get(Routes.user()) as Promise<APIUser>, LOGIN_TIMEOUT_MS);
-    if (me !== SLOW) return me;
+    if (me !== TIMED_OUT) return me;
     const message = `Discord: no answer to ${method} within ${LOGIN_TIMEOUT_MS} ms`;
     throw new ChannelError("discord", "unreachable", message, { method });
   } catch (error) {

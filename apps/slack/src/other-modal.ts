@@ -11,7 +11,9 @@ import {
   type InboundOutcome,
   messagesFor,
   type QuestionRecord,
+  TIMED_OUT,
   truncateGraphemes,
+  within,
 } from "@ask-user/core/channel";
 import type { types, ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
 import { parseConversation } from "./conversation.ts";
@@ -95,23 +97,6 @@ function isRefusal(outcome: InboundOutcome): outcome is Refusal {
   return !["ignored", "answered", "skipped", "staged"].includes(outcome.kind);
 }
 
-/** Resolves with the value, or `undefined` once `ms` passed (the work goes on). */
-function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** The conversation the modal was opened from (its `private_metadata`), if it is ours. */
 function conversationOfModal(privateMetadata: string): string | undefined {
   try {
@@ -172,14 +157,15 @@ export async function onSubmission(
   ack: (response?: ViewResponseAction) => Promise<void>,
 ): Promise<void> {
   const work = submit(deps, body, data);
-  const submitted = await within(work, ACK_BUDGET_MS);
+  const first = await within(work, ACK_BUDGET_MS);
+  const submitted = first === TIMED_OUT ? undefined : first;
   if (submitted && isRefusal(submitted.outcome)) {
     const error = submitted.outcome.text.slice(0, 2000);
     await ack({ response_action: "errors", errors: { [ANSWER_BLOCK_ID]: error } });
     return;
   }
   await ack();
-  if (submitted !== undefined) return;
+  if (first !== TIMED_OUT) return;
   const late = await work;
   if (late) await tellLate(deps, body.user.id, late);
 }

@@ -1,3 +1,4 @@
+import { TIMED_OUT, within } from "@ask-user/core";
 import { GatewayApi } from "./api.ts";
 
 /**
@@ -13,6 +14,10 @@ const TOKEN_KEY = "ask-user.token";
 
 /** How long the panel waits for the service worker to be ready before it gives up on push. */
 const READY_MS = 10_000;
+
+/** A bounded wait's value, or `undefined` when it timed out. */
+const orNothing = <T>(value: T | typeof TIMED_OUT): T | undefined =>
+  value === TIMED_OUT ? undefined : value;
 
 /** True where the page can have a service worker (a secure context: https, or http on 127.0.0.1). */
 export function serviceWorkerSupported(): boolean {
@@ -44,22 +49,6 @@ function sameBytes(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
   return view.every((byte, i) => byte === b[i]);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** What subscribing came to: pushes reach this browser, or the panel keeps to in-tab notifications. */
 export type PushOutcome = "subscribed" | "unsupported" | "failed";
 
@@ -76,7 +65,7 @@ export async function subscribePush(
   try {
     const api = new GatewayApi(token);
     const [registration, key] = await Promise.all([
-      withTimeout(navigator.serviceWorker.ready, READY_MS),
+      within(navigator.serviceWorker.ready, READY_MS).then(orNothing),
       api.call<{ publicKey?: string }>("GET", "/v1/push/key"),
     ]);
     const publicKey = key.status === 200 ? key.body?.publicKey : undefined;
@@ -89,10 +78,12 @@ export async function subscribePush(
     }
     // A browser whose push service can't be reached may never answer: bounded like the ready wait.
     subscription ??=
-      (await withTimeout(
-        registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
-        READY_MS,
-      )) ?? null;
+      orNothing(
+        await within(
+          registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+          READY_MS,
+        ),
+      ) ?? null;
     if (!subscription) return "failed";
     const saved = await api.call("POST", "/v1/push/subscriptions", subscription.toJSON());
     return saved.status === 200 || saved.status === 201 ? "subscribed" : "failed";

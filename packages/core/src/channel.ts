@@ -40,7 +40,7 @@ export {
   type NoticePurpose,
   type RefreshRequest,
 } from "./ports/channel.ts";
-export { type Clock, pause, systemClock } from "./ports/clock.ts";
+export { type Clock, pause, systemClock, TIMED_OUT, within } from "./ports/clock.ts";
 export {
   type Coordination,
   createMemoryCoordination,

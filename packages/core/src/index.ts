@@ -49,7 +49,7 @@ export {
   type UserRef,
 } from "./model/types.ts";
 export type { Channel, ChannelCapabilities, ChannelIngress } from "./ports/channel.ts";
-export { type CancelTimer, type Clock, pause, systemClock } from "./ports/clock.ts";
+export { type CancelTimer, type Clock, pause, systemClock, TIMED_OUT, within } from "./ports/clock.ts";
 export { type Coordination, createMemoryCoordination } from "./ports/coordination.ts";
 export { type AskUserLogger, consoleLogger } from "./ports/logger.ts";
 export {

@@ -6,7 +6,7 @@
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
  * is unreachable and discord.js is still trying to reconnect.
  */
-import { type ChannelLogger, describeError, pause } from "@ask-user/core/channel";
+import { type ChannelLogger, describeError, pause, TIMED_OUT, within } from "@ask-user/core/channel";
 import {
   Client,
   type ClientOptions,
@@ -22,7 +22,6 @@ import {
   RECONNECT_FIRST_MS,
   RECONNECT_MAX_MS,
 } from "../limits.ts";
-import { SLOW, within } from "../outbound.ts";
 
 /** The intents the plugin asks for (Message Content is added while Discord allows it). */
 export const BASE_INTENTS = [
@@ -107,7 +106,7 @@ async function loginWithin(client: Client, token: string): Promise<void> {
     client.login(token).then(() => ready),
     LOGIN_TIMEOUT_MS,
   );
-  if (login === SLOW) throw new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`);
+  if (login === TIMED_OUT) throw new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`);
 }
 
 /** Destroys a client for good, even one whose login finished after an earlier destroy. */

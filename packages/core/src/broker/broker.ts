@@ -14,15 +14,16 @@ import { messagesFor, pickLocale } from "../prompt/i18n.ts";
 import { checkAnswers } from "../schema/answers.ts";
 import { normalizeAskUserInput } from "../schema/normalize.ts";
 import type { Prompt } from "../schema/schema.ts";
-import { BrokerContext, type Transition } from "./context.ts";
+import { BrokerContext } from "./context.ts";
 import { newRecord } from "./create.ts";
 import { Deadlines } from "./deadlines.ts";
 import { deliver } from "./deliver.ts";
 import { handleAction, handleReply } from "./inbound.ts";
 import { Liveness } from "./liveness.ts";
+import { outcomeOf } from "./outcome.ts";
 import { Repairer } from "./repair.ts";
 import { stageDraft } from "./stage.ts";
-import type { AskOptions, AskUserBroker, AskUserOptions, TransitionOutcome } from "./types.ts";
+import type { AskOptions, AskUserBroker, AskUserOptions } from "./types.ts";
 
 export type {
   AskOptions,
@@ -44,17 +45,6 @@ function policyOf(value: AskUserOptions["answerers"]): AnswererPolicy {
   if (value === undefined || value === "creator") return { kind: "creator" };
   if (value === "conversation") return { kind: "conversation" };
   return { kind: "users", userIds: [...value.userIds] };
-}
-
-function outcomeOf(result: Transition): TransitionOutcome {
-  if (result.ok) return { ok: true, record: result.record };
-  const out: TransitionOutcome = {
-    ok: false,
-    reason: result.refusal.reason,
-    message: result.refusal.message,
-  };
-  if (result.record) out.record = result.record;
-  return out;
 }
 
 /**

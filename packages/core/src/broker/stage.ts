@@ -11,6 +11,7 @@ import { checkAnswers } from "../schema/answers.ts";
 import type { PromptQuestion } from "../schema/schema.ts";
 import type { BrokerContext } from "./context.ts";
 import { withValues } from "./form.ts";
+import { outcomeOf } from "./outcome.ts";
 import { checkAnswerer, OPERATOR_SURFACES, type Refusal } from "./policy.ts";
 import type { StageActor, StageRequest, TransitionOutcome } from "./types.ts";
 
@@ -106,12 +107,5 @@ export async function stageDraft(
     },
     { read: record },
   );
-  if (result.ok) return { ok: true, record: result.record };
-  const out: TransitionOutcome = {
-    ok: false,
-    reason: result.refusal.reason,
-    message: result.refusal.message,
-  };
-  if (result.record) out.record = result.record;
-  return out;
+  return outcomeOf(result);
 }

@@ -47,3 +47,22 @@ export function pause(ms: number, signal?: AbortSignal, options: { unref?: boole
     signal?.addEventListener("abort", done, { once: true });
   });
 }
+
+/** What {@link within} gives when the work has not settled in time. */
+export const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/**
+ * `work`'s value, or {@link TIMED_OUT} once `ms` passed without it (the work goes on; a rejection before
+ * then rejects). The one bound on a wait of ask-user: a platform's acknowledgement budget, a login.
+ *
+ * @example
+ * const first = await within(broker.handleAction(event), 2500);
+ * if (first === TIMED_OUT) await acknowledgeNow();
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
