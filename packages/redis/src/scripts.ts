@@ -3,6 +3,19 @@ import type { Redis } from "ioredis";
 import { indexEntries, type Keys } from "./keys.ts";
 
 /**
+ * A Lua function both writing and pruning scripts start with: removes record `id` from the index entries
+ * it was stored with (its sorted sets, its deadline sets, its lookups that still point to it).
+ */
+const UNINDEX = `
+local function unindex(entries, id)
+  for _, set in ipairs(entries.sortedSets) do redis.call('ZREM', set, id) end
+  for _, set in ipairs(entries.byExpiry or {}) do redis.call('ZREM', set, id) end
+  for _, lookup in ipairs(entries.lookups) do
+    if redis.call('GET', lookup) == id then redis.call('DEL', lookup) end
+  end
+end`;
+
+/**
  * Writes one record with its indexes, or nothing. Creates when ARGV[1] is "0" (refused if the record
  * exists); otherwise writes only over the stored version ARGV[1]. Then appends the change to the capped
  * change stream and publishes it as "<stream id>\n<change JSON>". Returns nil when refused, else the
@@ -13,7 +26,7 @@ import { indexEntries, type Keys } from "./keys.ts";
  *     [6] record JSON · [7] index entries JSON · [8] pub/sub channel · [9] change stream length
  *     [10] expiresAt (score of the `byExpiry` sets)
  */
-const WRITE = `
+const WRITE = `${UNINDEX}
 local current = redis.call('HMGET', KEYS[1], 'v', 's', 'x')
 local expected = tonumber(ARGV[1])
 if expected == 0 then
@@ -22,14 +35,7 @@ elseif tonumber(current[1]) ~= expected then
   return false
 end
 local id = ARGV[2]
-if current[3] then
-  local old = cjson.decode(current[3])
-  for _, key in ipairs(old.sortedSets) do redis.call('ZREM', key, id) end
-  for _, key in ipairs(old.byExpiry or {}) do redis.call('ZREM', key, id) end
-  for _, key in ipairs(old.lookups) do
-    if redis.call('GET', key) == id then redis.call('DEL', key) end
-  end
-end
+if current[3] then unindex(cjson.decode(current[3]), id) end
 local entries = cjson.decode(ARGV[7])
 for _, key in ipairs(entries.sortedSets) do redis.call('ZADD', key, ARGV[5], id) end
 for _, key in ipairs(entries.byExpiry or {}) do redis.call('ZADD', key, ARGV[10], id) end
@@ -85,21 +91,14 @@ return redis.call('HGET', ARGV[1] .. id, 'r')
  * (in deadline order, from the ended-by-expiry index), with their index entries and lookups.
  * KEYS[1] ended-by-expiry sorted set · ARGV[1] record key prefix. Returns { deleted, examined }.
  */
-const PRUNE = `
+const PRUNE = `${UNINDEX}
 local deleted = 0
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do
   local key = ARGV[1] .. id
   local fields = redis.call('HMGET', key, 's', 'x')
   if fields[1] and fields[1] ~= 'pending' then
-    if fields[2] then
-      local entries = cjson.decode(fields[2])
-      for _, set in ipairs(entries.sortedSets) do redis.call('ZREM', set, id) end
-      for _, set in ipairs(entries.byExpiry or {}) do redis.call('ZREM', set, id) end
-      for _, lookup in ipairs(entries.lookups) do
-        if redis.call('GET', lookup) == id then redis.call('DEL', lookup) end
-      end
-    end
+    if fields[2] then unindex(cjson.decode(fields[2]), id) end
     redis.call('DEL', key)
     deleted = deleted + 1
   end
