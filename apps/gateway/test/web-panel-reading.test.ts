@@ -111,7 +111,18 @@ describe("web panel: reading and keyboard", { timeout: 40_000 }, () => {
       minute: "2-digit",
       timeZone: "Asia/Kolkata",
     });
-    const expected = [expiresAt - 2000, expiresAt, expiresAt + 2000].map((t) => `until ${clock.format(t)}`);
+    // A deadline on another day than now (there) shows its date too: "until Dec 5, 12:09 AM".
+    const withDate = new Intl.DateTimeFormat("en-US", {
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZone: "Asia/Kolkata",
+    });
+    const day = new Intl.DateTimeFormat("en-CA", { dateStyle: "short", timeZone: "Asia/Kolkata" });
+    const expected = [expiresAt - 2000, expiresAt, expiresAt + 2000].map((t) =>
+      day.format(t) === day.format(Date.now()) ? `until ${clock.format(t)}` : `until ${withDate.format(t)}`,
+    );
     expect(expected).toContain(await deadline.textContent());
     expect(await page.getByRole("timer").textContent()).toMatch(/1[45]:\d\d left/);
   });
