@@ -19,6 +19,7 @@ import {
   type ChannelPlugin,
   type ChannelPluginContext,
   describeError,
+  pause,
 } from "@ask-user/core";
 import type { DeliverRequest, DeliveryRef } from "@ask-user/core/channel";
 import type { Logger } from "pino";
@@ -112,7 +113,8 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
   let attempt: Promise<ChannelInstance> | undefined;
   let started = false;
   let stopping: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
+  /** Aborted by `stop`: ends the pause before the next attempt at once. */
+  const waking = new AbortController();
   let slow: NodeJS.Timeout | undefined;
   const watchers = new Set<() => void>();
   const enter = (next: ChannelState) => {
@@ -214,17 +216,6 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
     return created;
   };
 
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-    });
-
   const run = async (broker: AskUserBroker): Promise<void> => {
     let delayMs = RETRY_FIRST_MS;
     for (let tries = 1; !stopping; tries++) {
@@ -256,14 +247,14 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
         clearTimeout(slow);
         attempt = undefined;
       }
-      await pause(delayMs);
+      await pause(delayMs, waking.signal);
       delayMs = Math.min(delayMs * 2, RETRY_MAX_MS);
     }
   };
 
   const stop = () => {
     stopping ??= (async () => {
-      wake?.();
+      waking.abort();
       clearTimeout(slow);
       const inFlight = attempt;
       if (inFlight) {
