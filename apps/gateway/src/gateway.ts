@@ -7,8 +7,6 @@ import {
   createAskUser,
   type QuestionStore,
 } from "@ask-user/core";
-import { createRedisStore } from "@ask-user/redis";
-import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { QuestionBackend } from "./backend.ts";
 import {
@@ -33,10 +31,8 @@ import { createLogger } from "./log.ts";
 import { createMcpHttpHandler } from "./mcp/http.ts";
 import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
 import { createPushService, type PushService, pushFolderOf } from "./push/service.ts";
-import { lockStoreFile } from "./store-lock.ts";
+import { DAY_MS, openGatewayStore, startPruning } from "./store-open.ts";
 
-const DAY_MS = 86_400_000;
-const PRUNE_INTERVAL_MS = 3_600_000;
 /** How long `startGateway` waits (serving already) for the channels' first connection attempts. */
 const CHANNEL_WAIT_MS = 10_000;
 
@@ -103,23 +99,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const logger = options.logger ?? createLogger(config.logLevel);
 
   // One gateway per SQLite file (several instances share Redis instead): refused before it is opened.
-  const lock =
-    options.store === undefined && config.redisUrl === undefined ? lockStoreFile(config.dbPath) : undefined;
-  const store =
-    options.store ??
-    (await openStore(config, logger).catch((error: unknown) => {
-      lock?.release();
-      throw error;
-    }));
-  const closeStore = options.store
-    ? async () => undefined
-    : async () => {
-        try {
-          await store.close();
-        } finally {
-          lock?.release();
-        }
-      };
+  const opened = await openGatewayStore(config, logger, options.store);
+  const { store } = opened;
+  const closeStore = () => opened.close();
   // The id derived from the SQLite file is not this gateway's when it runs on a store of the caller's.
   const instanceId =
     (options.store && config.instanceIdDerived ? undefined : config.instanceId) ?? randomUUID();
@@ -237,24 +219,12 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   }
   const address = http.server.address() as AddressInfo;
   port = address.port;
-  lock?.setPort(port);
+  opened.setPort(port);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
   const clock = options.clock;
-  const prune = async (): Promise<number> => {
-    if (config.retentionDays === 0) return 0;
-    const now = clock ? clock.now() : Date.now();
-    const deleted = await store.prune(now - config.retentionDays * DAY_MS);
-    if (deleted > 0) logger.info({ deleted, retentionDays: config.retentionDays }, "pruned ended questions");
-    return deleted;
-  };
-  const runPrune = () => {
-    prune().catch((err: unknown) => logger.warn({ err }, "pruning ended questions failed"));
-  };
-  runPrune();
-  const pruneTimer = setInterval(runPrune, PRUNE_INTERVAL_MS);
-  pruneTimer.unref();
+  const pruning = startPruning(store, config, logger, () => (clock ? clock.now() : Date.now()));
 
   let closing: Promise<void> | undefined;
   return {
@@ -267,10 +237,10 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     channelStatus: () => channelStatus(channels),
     http,
     logger,
-    prune,
+    prune: pruning.prune,
     close() {
       closing ??= (async () => {
-        clearInterval(pruneTimer);
+        pruning.stop();
         await http.close();
         metrics.close();
         await push.close();
@@ -283,19 +253,6 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       return closing;
     },
   };
-}
-
-/** SQLite (one instance, the default) or Redis (several instances sharing questions and answers). */
-async function openStore(config: GatewayConfig, logger: Logger): Promise<QuestionStore> {
-  if (config.redisUrl === undefined) return createSqliteStore({ path: config.dbPath });
-  const store = createRedisStore({ url: config.redisUrl, logger });
-  try {
-    await store.ready;
-  } catch (error) {
-    await store.close().catch(() => undefined);
-    throw error;
-  }
-  return store;
 }
 
 /** Each channel's state by name. */
