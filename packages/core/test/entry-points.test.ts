@@ -53,9 +53,11 @@ describe("entry points by audience", () => {
       "keepLease",
       "ChannelError",
       "renderSummary",
+      "createOnce",
     ])
       expect(channel).toHaveProperty(name);
     expect(channel).not.toHaveProperty("createAskUser");
+    for (const name of ["createOnce"]) expect(main, name).not.toHaveProperty(name);
   });
 
   it("gives store authors the filter test and what needs repair, and tests the contract", () => {
