@@ -9,6 +9,12 @@
 export type { AskUserBroker } from "./broker/broker.ts";
 export type { ActionEvent, InboundOutcome, MessageRef, ReplyEvent } from "./broker/inbound.ts";
 export { actorName } from "./broker/policy.ts";
+export {
+  type Background,
+  type BackgroundOptions,
+  createBackground,
+  type WithinOutcome,
+} from "./channels/answer-within.ts";
 export { createOnce, ONCE_ATTEMPTS_DEFAULT, type Once, type OnceOptions } from "./channels/once.ts";
 export { createTextChannel, type TextTransport } from "./channels/text.ts";
 export {

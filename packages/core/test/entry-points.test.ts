@@ -54,10 +54,11 @@ describe("entry points by audience", () => {
       "ChannelError",
       "renderSummary",
       "createOnce",
+      "createBackground",
     ])
       expect(channel).toHaveProperty(name);
     expect(channel).not.toHaveProperty("createAskUser");
-    for (const name of ["createOnce"]) expect(main, name).not.toHaveProperty(name);
+    for (const name of ["createOnce", "createBackground"]) expect(main, name).not.toHaveProperty(name);
   });
 
   it("gives store authors the filter test and what needs repair, and tests the contract", () => {
