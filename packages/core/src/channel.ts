@@ -15,6 +15,7 @@ export {
   createBackground,
   type WithinOutcome,
 } from "./channels/answer-within.ts";
+export { notReadyResponse } from "./channels/not-ready.ts";
 export { createOnce, ONCE_ATTEMPTS_DEFAULT, type Once, type OnceOptions } from "./channels/once.ts";
 export { createTextChannel, type TextTransport } from "./channels/text.ts";
 export {

@@ -55,10 +55,12 @@ describe("entry points by audience", () => {
       "renderSummary",
       "createOnce",
       "createBackground",
+      "notReadyResponse",
     ])
       expect(channel).toHaveProperty(name);
     expect(channel).not.toHaveProperty("createAskUser");
-    for (const name of ["createOnce", "createBackground"]) expect(main, name).not.toHaveProperty(name);
+    for (const name of ["createOnce", "createBackground", "notReadyResponse"])
+      expect(main, name).not.toHaveProperty(name);
   });
 
   it("gives store authors the filter test and what needs repair, and tests the contract", () => {
