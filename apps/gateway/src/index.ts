@@ -4,13 +4,8 @@
  */
 export type { AnswerBody, ApiErrorBody, CreateQuestionBody, PublicQuestion, QuestionList } from "./api.ts";
 export { parseTarget } from "./api.ts";
-export { BackendError, type QuestionBackend, waitForResult } from "./backend.ts";
+export type { QuestionBackend } from "./backend.ts";
 export { CHANNEL_MODULES, type EnabledChannel, loadChannelPlugins, readChannelConfigs } from "./channels.ts";
 export { ConfigError, type GatewayConfig, loadConfig, readGatewayConfig } from "./config.ts";
 export { type RunningGateway, type StartOptions, startGateway } from "./gateway.ts";
-export {
-  createHttpBackend,
-  DEFAULT_GATEWAY_URL,
-  type HttpBackend,
-  type HttpBackendOptions,
-} from "./http-client.ts";
+export { DEFAULT_GATEWAY_URL } from "./http-client.ts";

@@ -1,15 +1,28 @@
-import { type AskUserBroker, InvalidAskUserInputError, type Target, toPublicQuestion } from "@ask-user/core";
-import { BackendError, type QuestionBackend } from "./backend.ts";
+import { gatewayError } from "@ask-user/client";
+import {
+  type AskUserBroker,
+  HTTP_STATUS_OF,
+  InvalidAskUserInputError,
+  type QuestionFilter,
+  type Target,
+  toPublicQuestion,
+} from "@ask-user/core";
+import type { QuestionBackend } from "./backend.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { parseCreate } from "./http/parse.ts";
 import { HttpError } from "./http/respond.ts";
 import { createEndWaiters } from "./mcp/end-waiters.ts";
 import { waitWhilePending } from "./wait.ts";
 
+/** The API's answer for an id it does not know (`GET /v1/questions/:id`). */
+const notFound = (message: string) => gatewayError(HTTP_STATUS_OF.unknown_question, "not_found", message);
+
 /**
- * The in-process backend: the gateway's own broker, for its MCP endpoint. Its `waitForEnd` serves
- * every waiting MCP call from one broker subscription, dispatched by question id (an answer wakes
- * only its own calls), so ten thousand waiting calls cost a Map entry each, not a listener each.
+ * The in-process backend: the gateway's own broker, for its MCP endpoint. It answers as the HTTP API
+ * would, errors included: each is the `GatewayError` the client would read from that API's answer (404
+ * `not_found`, 409 with what the question became, 422 with issues). Its `waitForEnd` serves every
+ * waiting MCP call from one broker subscription, dispatched by question id (an answer wakes only its own
+ * calls), so ten thousand waiting calls cost a Map entry each, not a listener each.
  */
 export function createLocalBackend(
   broker: AskUserBroker,
@@ -17,43 +30,47 @@ export function createLocalBackend(
 ): QuestionBackend {
   const ends = createEndWaiters(broker);
   return {
-    async create(body, createOptions = {}) {
+    async create(input, createOptions = {}) {
+      const { signal, ...where } = createOptions;
       try {
-        const { input, options } = parseCreate(body as unknown as Record<string, unknown>, {
-          target: defaults.defaultTarget,
-          channels: defaults.channels,
-        });
-        const signal = createOptions.signal;
-        return toPublicQuestion(await broker.create(input, signal ? { ...options, signal } : options));
+        // The API's create body, as the client sends it: the tool input plus where and for whom.
+        const body = { ...input, ...where } as Record<string, unknown>;
+        const parsed = parseCreate(body, { target: defaults.defaultTarget, channels: defaults.channels });
+        const options = signal ? { ...parsed.options, signal } : parsed.options;
+        return toPublicQuestion(await broker.create(parsed.input, options));
       } catch (error) {
         if (error instanceof HttpError)
-          throw new BackendError(error.status, error.reason, error.message, error.issues);
+          throw gatewayError(error.status, error.reason, error.message, error.issues);
         if (error instanceof InvalidAskUserInputError) {
-          throw new BackendError(422, "invalid_input", error.message, error.issues);
+          throw gatewayError(HTTP_STATUS_OF.invalid_input, "invalid_input", error.message, error.issues);
         }
         throw error;
       }
     },
     async get(id, options = {}) {
       const record = await waitWhilePending(broker, id, (options.waitSeconds ?? 0) * 1000, options.signal);
-      if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
+      if (!record) throw notFound(`No question with id ${id}.`);
       return toPublicQuestion(record);
     },
     waitForEnd(id, signal) {
       // Not an async function: a waiting call holds a promise reaction here, not a suspended frame.
       return ends.wait(id, signal).then((record) => {
         if (signal.aborted) return undefined;
-        if (!record) throw new BackendError(404, "not_found", `No question with id ${id}.`);
+        if (!record) throw notFound(`No question with id ${id}.`);
         return toPublicQuestion(record);
       });
     },
-    async listPage({ cursor, limit = 100 }) {
+    async listPage({ cursor, limit = 100, status, runId } = {}) {
       const after = cursor === undefined ? undefined : decodeCursor(cursor);
       if (cursor !== undefined && !after) {
-        throw new BackendError(400, "invalid_query", "cursor must be a nextCursor this server returned.");
+        const issue = { path: "cursor", message: "cursor must be a nextCursor this server returned." };
+        throw gatewayError(400, "invalid_query", issue.message, [issue]);
       }
+      const filter: QuestionFilter = {};
+      if (status !== undefined) filter.status = status;
+      if (runId !== undefined) filter.runId = runId;
       const size = Math.max(1, Math.min(limit, 500));
-      const records = await broker.list({}, after ? { limit: size + 1, after } : { limit: size + 1 });
+      const records = await broker.list(filter, after ? { limit: size + 1, after } : { limit: size + 1 });
       const page = records.slice(0, size);
       const last = page.at(-1);
       return {
@@ -61,11 +78,12 @@ export function createLocalBackend(
         ...(records.length > size && last ? { nextCursor: encodeCursor(last) } : {}),
       };
     },
-    async cancel(id) {
+    async cancel(id, cancelOptions = {}) {
       const outcome = await broker.cancel(id, { channel: "mcp", userId: "agent" });
       if (outcome.ok) return toPublicQuestion(outcome.record);
-      if (outcome.record) return toPublicQuestion(outcome.record);
-      throw new BackendError(404, "not_found", outcome.message);
+      if (outcome.record && cancelOptions.ifPending) return toPublicQuestion(outcome.record);
+      if (outcome.reason === "unknown" || !outcome.record) throw notFound(outcome.message);
+      throw gatewayError(HTTP_STATUS_OF.not_pending, outcome.reason, outcome.message);
     },
   };
 }

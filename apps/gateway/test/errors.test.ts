@@ -1,6 +1,6 @@
+import { gatewayError } from "@ask-user/client";
 import { AskUserError } from "@ask-user/core";
 import { describe, expect, it } from "vitest";
-import { BackendError } from "../src/backend.ts";
 import { InputError, UsageError } from "../src/cli/io.ts";
 import { ConfigError } from "../src/config.ts";
 import { HttpError } from "../src/http/respond.ts";
@@ -24,8 +24,9 @@ describe("the gateway's errors", () => {
         { status: 404, reason: "not_found" },
       ],
       [
-        new BackendError(409, "answered", "Already answered.", []),
-        "BackendError",
+        // The client's, thrown by the CLI's client and the in-process MCP backend alike.
+        gatewayError(409, "answered", "Already answered."),
+        "QuestionNotPendingError",
         "not_pending",
         { status: 409, reason: "answered", issues: [] },
       ],

@@ -1,6 +1,6 @@
+import { QuestionNotFoundError } from "@ask-user/client";
 import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BackendError } from "../src/backend.ts";
 import { createLocalBackend } from "../src/local-backend.ts";
 import { createEndWaiters } from "../src/mcp/end-waiters.ts";
 import { createProgressTicker, type WaitingQuestion } from "../src/mcp/progress.ts";
@@ -83,7 +83,9 @@ describe("waiting for the end of many questions (local backend)", () => {
     abort.abort("stopped");
     expect(await aborted).toBeUndefined();
     expect((await broker.get(pending.id))?.status).toBe("pending"); // waiting ends, the question does not
-    await expect(wait("no-such-question")).rejects.toThrow(BackendError);
+    const unknown = await wait("no-such-question").catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(QuestionNotFoundError);
+    expect(unknown).toMatchObject({ status: 404, reason: "not_found", code: "unknown_question" });
     expect(counts.active).toBe(0);
   });
 

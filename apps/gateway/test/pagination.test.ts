@@ -1,5 +1,6 @@
+import { createAskUserClient } from "@ask-user/client";
 import { describe, expect, it } from "vitest";
-import { createHttpBackend } from "../src/http-client.ts";
+import { listAll } from "../src/cli/command.ts";
 import { call, deployInput, testGateway } from "./harness.ts";
 
 describe("GET /v1/questions pages", () => {
@@ -29,7 +30,6 @@ describe("GET /v1/questions pages", () => {
   it("the HTTP client (CLI, MCP stdio) pages through everything", async () => {
     const gw = await testGateway();
     for (let i = 0; i < 3; i++) await call(`${gw.url}/v1/questions`, "POST", deployInput);
-    const backend = createHttpBackend({ url: gw.url });
-    expect(await backend.list({ status: "pending" })).toHaveLength(3);
+    expect(await listAll(createAskUserClient({ url: gw.url }), { status: "pending" })).toHaveLength(3);
   });
 });

@@ -34,6 +34,8 @@ export interface AskUserClientOptions {
 
 /** The gateway's HTTP API, typed. Every failure is a `GatewayError` (an `AskUserError`). */
 export interface AskUserClient {
+  /** The gateway's base URL, without a trailing slash (its web panel is at `${url}/`). */
+  readonly url: string;
   /**
    * Asks and waits: creates the question, long-polls until it ends (across gateway restarts and
    * network drops) and resolves with the agent's result. Aborting `options.signal` cancels the
@@ -128,6 +130,7 @@ export function createAskUserClient(options: AskUserClientOptions): AskUserClien
   }
 
   const client: AskUserClient = {
+    url: connection.base,
     async ask(input, askOptions = {}) {
       const { signal } = askOptions;
       if (signal?.aborted) return CANCELLED;

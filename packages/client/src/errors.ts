@@ -106,14 +106,34 @@ export function errorFromResponse(status: number, body: unknown): GatewayError {
   const reason = typeof error?.code === "string" ? error.code : `http_${status}`;
   const message =
     typeof error?.message === "string" ? error.message : `The gateway answered with HTTP ${status}.`;
+  const issues = Array.isArray(error?.issues) ? error.issues.filter(isIssue) : undefined;
+  return gatewayError(status, reason, message, issues);
+}
+
+/**
+ * The `GatewayError` subclass an HTTP answer with this status and API error code (`reason`) is read as:
+ * `GatewayInputError` for 400/413/415/422, `GatewayAuthError` for 401/403, `QuestionNotFoundError` for 404,
+ * `QuestionNotPendingError` for 409, `GatewayUnavailableError` for 5xx and 0 (no answer), else a plain `GatewayError` (its
+ * code from core's `codeOfStatus`). For code that answers in-process what the API would answer over HTTP
+ * (the gateway's own MCP backend), so that its callers handle one error family.
+ *
+ * @example
+ * throw gatewayError(404, "not_found", `No question with id ${id}.`); // a QuestionNotFoundError
+ */
+export function gatewayError(
+  status: number,
+  reason: string,
+  message: string,
+  issues?: InputIssue[],
+): GatewayError {
   const details: GatewayErrorDetails = { status, reason };
-  if (Array.isArray(error?.issues)) details.issues = error.issues.filter(isIssue);
+  if (issues !== undefined) details.issues = issues;
   const code = codeOfStatus(status, reason);
   if (code === "invalid_input") return new GatewayInputError(message, details);
   if (code === "unauthorized" || code === "forbidden") return new GatewayAuthError(message, details);
   if (code === "unknown_question") return new QuestionNotFoundError(message, details);
   if (code === "not_pending") return new QuestionNotPendingError(message, details);
-  if (status >= 500) return new GatewayUnavailableError(message, details);
+  if (status === 0 || status >= 500) return new GatewayUnavailableError(message, details);
   return new GatewayError(code, message, details);
 }
 

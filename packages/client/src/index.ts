@@ -16,6 +16,7 @@ export {
   type GatewayErrorDetails,
   GatewayInputError,
   GatewayUnavailableError,
+  gatewayError,
   QuestionNotFoundError,
   QuestionNotPendingError,
 } from "./errors.ts";

@@ -45,22 +45,22 @@ ${URL_HELP}
           "Missing --json with the answers (run it in a terminal to pick and answer interactively).",
         );
       }
-      const backend = connect(context, values.url);
+      const client = connect(context, values.url);
       try {
-        return await answerInteractively(backend, io.terminal, id);
+        return await answerInteractively(client, io.terminal, id);
       } catch (error) {
-        return reportError(io, error, id, backend.url);
+        return reportError(io, error, id, client.url);
       }
     }
     if (id === undefined)
       throw new UsageError("Missing question ID (the answers given with --json are for it).");
     const answers = parseAnswers(values.json);
-    const backend = connect(context, values.url);
+    const client = connect(context, values.url);
     try {
-      printQuestion(io, await backend.answer(id, answers), output, backend.url);
+      printQuestion(io, await client.answer(id, answers), output, client.url);
       return EXIT.ok;
     } catch (error) {
-      return reportError(io, error, id, backend.url);
+      return reportError(io, error, id, client.url);
     }
   },
 };

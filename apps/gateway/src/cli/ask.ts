@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { LIMITS } from "@ask-user/core";
+import { type AskUserInput, LIMITS } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
 import { parseTarget } from "../api.ts";
 import { refusedChannelHint } from "./channel-hint.ts";
@@ -66,17 +66,18 @@ export const askCommand: Command = {
     }
     if (values["run-id"] !== undefined) body.runId = values["run-id"];
 
-    const backend = connect(context, values.url);
+    const client = connect(context, values.url);
     let question: PublicQuestion;
     try {
-      question = await backend.create(body);
+      // The file's object as it is (tool input, target, runId, …): the gateway judges all of it.
+      question = await client.create(body as unknown as AskUserInput);
     } catch (error) {
-      const code = reportError(context.io, error);
+      const code = reportError(context.io, error, undefined, client.url);
       const hint = await refusedChannelHint(error, targetChannel(body.target));
       if (hint) writeLine(context.io.stderr, `  ${hint}`);
       return code;
     }
-    return waitAndPrint(backend, question, context.io, "cancel");
+    return waitAndPrint(client, question, context.io, "cancel");
   },
 };
 

@@ -1,5 +1,5 @@
+import { GatewayError } from "@ask-user/client";
 import type { ChannelPlugin } from "@ask-user/core";
-import { BackendError } from "../backend.ts";
 import { loadChannelPlugins, turnedOnBy } from "../channels.ts";
 
 /**
@@ -19,7 +19,7 @@ export async function refusedChannelHint(
   error: unknown,
   channel: string | undefined,
 ): Promise<string | undefined> {
-  if (channel === undefined || !(error instanceof BackendError)) return undefined;
+  if (channel === undefined || !(error instanceof GatewayError)) return undefined;
   if (!error.issues?.some((issue) => issue.path === "target.channel")) return undefined;
   try {
     return channelHint(channel, await loadChannelPlugins());

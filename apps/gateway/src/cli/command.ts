@@ -1,5 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { createHttpBackend, DEFAULT_GATEWAY_URL, type HttpBackend } from "../http-client.ts";
+import { type AskUserClient, createAskUserClient, type ListFilter } from "@ask-user/client";
+import type { PublicQuestion } from "../api.ts";
+import { DEFAULT_GATEWAY_URL } from "../http-client.ts";
 import { type CliIo, InputError, UsageError } from "./io.ts";
 
 /** What a command gets besides its arguments. */
@@ -55,16 +57,39 @@ export function single(positionals: string[], what: string): string {
 }
 
 /**
- * The gateway client for a command: `--url`, else the one before the command, else `ASK_USER_URL`.
- * A URL that is not `http(s)://host…` is an `InputError` naming where it came from.
+ * The gateway a command talks to: `--url`, else the one before the command, else `ASK_USER_URL`, else
+ * the default. A URL that is not `http(s)://host…` is an `InputError` naming where it came from.
  */
-export function connect(context: CliContext, url: string | undefined): HttpBackend {
+export function gatewayUrl(context: CliContext, url: string | undefined): string {
   const { env } = context.io;
   const given = url ?? context.url;
   const source = given !== undefined ? "--url" : env.ASK_USER_URL ? "ASK_USER_URL" : undefined;
   const base = given ?? (env.ASK_USER_URL || DEFAULT_GATEWAY_URL);
   if (source) checkGatewayUrl(base, source);
-  return createHttpBackend({ url: base, token: env.ASK_USER_TOKEN || undefined, surface: "cli" });
+  return base;
+}
+
+/**
+ * The `@ask-user/client` of a command, for the gateway of {@link gatewayUrl}, with `ASK_USER_TOKEN` as
+ * its bearer token (never printed); answers and skips are signed "via CLI".
+ */
+export function connect(context: CliContext, url: string | undefined): AskUserClient {
+  const token = context.io.env.ASK_USER_TOKEN || undefined;
+  return createAskUserClient({ url: gatewayUrl(context, url), token, surface: "cli" });
+}
+
+/** `list` follows at most this many pages of 500 (five million questions): a bound, not a limit met. */
+const MAX_LIST_PAGES = 10_000;
+
+/** Every question matching `filter`, oldest first: the client's pages of 500, followed to the last. */
+export async function listAll(client: AskUserClient, filter: ListFilter = {}): Promise<PublicQuestion[]> {
+  const out: PublicQuestion[] = [];
+  let pages = 0;
+  for await (const page of client.list({ ...filter, limit: 500 })) {
+    out.push(...page.questions);
+    if (++pages >= MAX_LIST_PAGES) break;
+  }
+  return out;
 }
 
 /** `127.0.0.1:7310` or `localhost:7310` (no scheme) and other non-HTTP URLs, told precisely. */

@@ -1,9 +1,10 @@
 import type { Readable, Writable } from "node:stream";
+import type { AskUserClient } from "@ask-user/client";
+import { GatewayError } from "@ask-user/client";
 import { type Answers, type PromptQuestion, renderAnswers } from "@ask-user/core";
 import { cancel, intro, isCancel, log, multiselect, outro, select, text } from "@clack/prompts";
 import type { PublicQuestion } from "../api.ts";
-import { BackendError } from "../backend.ts";
-import type { HttpBackend } from "../http-client.ts";
+import { listAll } from "./command.ts";
 import { formatDuration, headline, secondsLeft, targetText } from "./format.ts";
 import { EXIT } from "./io.ts";
 
@@ -70,7 +71,7 @@ type Outcome =
  * `ask-user answer` preselects it); the last one goes with the answer itself. Typed answers are sent as
  * `other: …`: the person's own words, even when they look like a misspelt label.
  */
-async function fill(question: PublicQuestion, terminal: Terminal, backend: HttpBackend): Promise<Outcome> {
+async function fill(question: PublicQuestion, terminal: Terminal, client: AskUserClient): Promise<Outcome> {
   const answers: Answers = {};
   const total = question.prompt.questions.length;
   let staged = false;
@@ -99,10 +100,10 @@ async function fill(question: PublicQuestion, terminal: Terminal, backend: HttpB
     answers[q.id] = values;
     if (index === total - 1) break;
     try {
-      await backend.stage(question.id, q.id, values);
+      await client.stage(question.id, q.id, values);
       staged = true;
     } catch (error) {
-      if (!(error instanceof BackendError) || (error.status !== 409 && error.status !== 422)) throw error;
+      if (!(error instanceof GatewayError) || (error.status !== 409 && error.status !== 422)) throw error;
       return { kind: "refused", message: error.message };
     }
   }
@@ -126,14 +127,14 @@ function pickLabel(question: PublicQuestion): { value: string; label: string; hi
  * without sending the question at hand. Returns the exit code.
  */
 export async function answerInteractively(
-  backend: HttpBackend,
+  client: AskUserClient,
   terminal: Terminal,
   id: string | undefined,
 ): Promise<number> {
   intro(id ? `Answer question ${id}` : "Answer pending questions", terminal);
   let done = 0;
   for (;;) {
-    const pending = id ? [await backend.get(id)] : await backend.list({ status: "pending" });
+    const pending = id ? [await client.get(id)] : await listAll(client, { status: "pending" });
     const open = pending.filter((question) => question.status === "pending");
     if (open.length === 0) {
       const single = pending[0];
@@ -159,7 +160,7 @@ export async function answerInteractively(
     }
     if (!question) continue;
     log.info(`Question ${question.id} · ${formatDuration(secondsLeft(question))} left`, terminal);
-    const outcome = await fill(question, terminal, backend);
+    const outcome = await fill(question, terminal, client);
     if (outcome.kind === "cancel") {
       cancel(
         outcome.staged
@@ -175,16 +176,16 @@ export async function answerInteractively(
     }
     try {
       if (outcome.kind === "skip") {
-        await backend.skip(question.id);
+        await client.skip(question.id);
         log.success(`Skipped ${headline(question)}: the agent gets no answer.`, terminal);
       } else {
-        const sent = await backend.answer(question.id, outcome.answers);
+        const sent = await client.answer(question.id, outcome.answers);
         log.success(`Answered ${renderAnswers(sent.prompt, sent.answers ?? outcome.answers)}`, terminal);
       }
       done += 1;
     } catch (error) {
       // Someone answered it elsewhere meanwhile (409) or the answer was refused (422): say so, go on.
-      if (!(error instanceof BackendError) || (error.status !== 409 && error.status !== 422)) throw error;
+      if (!(error instanceof GatewayError) || (error.status !== 409 && error.status !== 422)) throw error;
       log.warn(error.message, terminal);
       continue;
     }

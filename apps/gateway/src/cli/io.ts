@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
+import { GatewayError } from "@ask-user/client";
 import { AskUserError } from "@ask-user/core";
-import { BackendError } from "../backend.ts";
+import { START_HINT } from "../http-client.ts";
 import { colorEnabled, paint } from "./color.ts";
 import { cliCommand } from "./invocation.ts";
 
@@ -101,12 +102,19 @@ export function reportError(io: CliIo, error: unknown, questionId?: string, url?
     writeLine(io.stderr, p.red(error.message));
     return EXIT.usage;
   }
-  if (!(error instanceof BackendError)) {
+  if (!(error instanceof GatewayError)) {
     const message = error instanceof Error ? error.message : String(error);
     writeLine(io.stderr, p.red(`ask-user: unexpected error: ${message}`));
     return EXIT.failed;
   }
-  if (error.issues && error.issues.length > 0) {
+  if (error.reason === "unreachable") {
+    const message = url
+      ? `No ask-user gateway answers at ${url}. ${START_HINT}`
+      : `${error.message} ${START_HINT}`;
+    writeLine(io.stderr, p.red(message));
+    return EXIT.failed;
+  }
+  if (error.issues.length > 0) {
     const count = error.issues.length;
     writeLine(io.stderr, p.red(`The gateway refused the input (${count} problem${count === 1 ? "" : "s"}):`));
     for (const issue of error.issues) writeLine(io.stderr, `  ${issue.path || "(input)"}: ${issue.message}`);

@@ -1,9 +1,9 @@
+import type { AskUserClient, ListFilter } from "@ask-user/client";
 import type { Answers, QuestionStatus } from "@ask-user/core";
 import { TERMINAL_STATUSES } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
-import type { HttpBackend } from "../http-client.ts";
 import { paint } from "./color.ts";
-import { type Command, connect, GATEWAY_OPTIONS, parse, single, URL_HELP } from "./command.ts";
+import { type Command, connect, GATEWAY_OPTIONS, listAll, parse, single, URL_HELP } from "./command.ts";
 import { formatQuestion, formatTable } from "./format.ts";
 import { cliCommand } from "./invocation.ts";
 import { type CliIo, EXIT, reportError, UsageError, writeLine } from "./io.ts";
@@ -55,18 +55,19 @@ ${URL_HELP}
       throw new UsageError(`--status must be one of ${STATUSES.join(", ")} (got "${values.status}").`);
     }
     const { io } = context;
+    const filter: ListFilter = {};
+    if (values.status !== undefined) filter.status = values.status as QuestionStatus;
+    if (values["run-id"] !== undefined) filter.runId = values["run-id"];
+    const client = connect(context, values.url);
     try {
-      const questions = await connect(context, values.url).list({
-        status: values.status as QuestionStatus | undefined,
-        runId: values["run-id"],
-      });
+      const questions = await listAll(client, filter);
       if (output === "json") writeLine(io.stdout, JSON.stringify({ questions }, null, 2));
       else if (questions.length === 0)
         writeLine(io.stdout, `No ${values.status ? `${values.status} ` : ""}questions.`);
       else writeLine(io.stdout, formatTable(questions, Date.now(), paint(io.color?.stdout === true)));
       return EXIT.ok;
     } catch (error) {
-      return reportError(io, error);
+      return reportError(io, error, undefined, client.url);
     }
   },
 };
@@ -90,7 +91,7 @@ function questionCommand(spec: {
   name: string;
   summary: string;
   help: string;
-  call(backend: HttpBackend, id: string): Promise<PublicQuestion>;
+  call(client: AskUserClient, id: string): Promise<PublicQuestion>;
 }): Command {
   return {
     name: spec.name,
@@ -101,12 +102,12 @@ function questionCommand(spec: {
       const { values, positionals } = parse(args, OUTPUT_OPTIONS);
       const id = single(positionals, "question ID");
       const output = outputFormat(values.output);
-      const backend = connect(context, values.url);
+      const client = connect(context, values.url);
       try {
-        printQuestion(context.io, await spec.call(backend, id), output, backend.url);
+        printQuestion(context.io, await spec.call(client, id), output, client.url);
         return EXIT.ok;
       } catch (error) {
-        return reportError(context.io, error, id, backend.url);
+        return reportError(context.io, error, id, client.url);
       }
     },
   };
@@ -122,7 +123,7 @@ Shows one question: where it went, its questions and options, and the time left 
 
 Options:
 ${OUTPUT_HELP}`,
-  call: (backend, id) => backend.get(id),
+  call: (client, id) => client.get(id),
 });
 
 /** `ask-user skip ID`. */
@@ -135,7 +136,7 @@ Declines a pending question as an operator; the agent gets {"status":"no_answer"
 
 Options:
 ${OUTPUT_HELP}`,
-  call: (backend, id) => backend.skip(id),
+  call: (client, id) => client.skip(id),
 });
 
 /** `ask-user cancel ID`. */
@@ -148,7 +149,7 @@ Withdraws a pending question; the agent gets {"status":"no_answer","reason":"can
 
 Options:
 ${OUTPUT_HELP}`,
-  call: (backend, id) => backend.cancel(id, { strict: true }),
+  call: (client, id) => client.cancel(id),
 });
 
 /** `{"deploy_target":["Staging"]}` or `{"answers":{…}}`; a single string counts as a one-value list. */

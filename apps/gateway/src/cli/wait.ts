@@ -25,13 +25,13 @@ that id, or gateway error · 2 bad usage · 130 interrupted (the question stays 
   async run(args, context) {
     const { values, positionals } = parse(args, GATEWAY_OPTIONS);
     const id = single(positionals, "question ID");
-    const backend = connect(context, values.url);
+    const client = connect(context, values.url);
     let question: PublicQuestion;
     try {
-      question = await backend.get(id);
+      question = await client.get(id);
     } catch (error) {
-      return reportError(context.io, error, id, backend.url);
+      return reportError(context.io, error, id, client.url);
     }
-    return waitAndPrint(backend, question, context.io, "stop");
+    return waitAndPrint(client, question, context.io, "stop");
   },
 };

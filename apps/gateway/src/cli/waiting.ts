@@ -1,8 +1,7 @@
-import type { RetryEvent } from "@ask-user/client";
+import type { AskUserClient, RetryEvent } from "@ask-user/client";
+import { GatewayUnavailableError } from "@ask-user/client";
 import { type AskUserResult, formatTime } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
-import { BackendError } from "../backend.ts";
-import type { HttpBackend } from "../http-client.ts";
 import { paint } from "./color.ts";
 import { formatDuration, headline, secondsLeft, whereToAnswer } from "./format.ts";
 import { cliCommand } from "./invocation.ts";
@@ -30,13 +29,13 @@ export type InterruptMode = "cancel" | "stop";
  * is printed at once.
  */
 export async function waitAndPrint(
-  backend: HttpBackend,
+  client: AskUserClient,
   question: PublicQuestion,
   io: CliIo,
   mode: InterruptMode,
 ): Promise<number> {
   if (question.result) return printResult(io, question.result);
-  const command = cliCommand(io.env, backend.url);
+  const command = cliCommand(io.env, client.url);
   const controller = new AbortController();
   let interrupts = 0;
   let forceStop: () => void = () => {};
@@ -48,16 +47,16 @@ export async function waitAndPrint(
     if (interrupts === 1) controller.abort();
     else forceStop();
   });
-  const display = showWaiting(question, io, backend.url);
-  const waiting = waitForEnd(backend, question, controller.signal, display.note, mode);
+  const display = showWaiting(question, io, client.url);
+  const waiting = waitForEnd(client, question, controller.signal, display.note, mode);
   waiting.catch(() => {}); // A second Ctrl-C stops waiting for it; its failure is then of no interest.
   let outcome: AskUserResult | "stopped" | "forced";
   try {
     outcome = await Promise.race([waiting, forced]);
   } catch (error) {
     display.stop();
-    const code = reportError(io, error);
-    if (error instanceof BackendError && (error.status === 0 || error.status >= 500)) {
+    const code = reportError(io, error, undefined, client.url);
+    if (error instanceof GatewayUnavailableError) {
       writeLine(
         io.stderr,
         `Question ${question.id} may still be answered: "${command} wait ${question.id}" waits on it again.`,
@@ -104,14 +103,14 @@ function printResult(io: CliIo, result: AskUserResult): number {
  * had) and `stop` resolves with "stopped".
  */
 async function waitForEnd(
-  backend: HttpBackend,
+  client: AskUserClient,
   question: PublicQuestion,
   signal: AbortSignal,
   note: (line: string) => void,
   mode: InterruptMode,
 ): Promise<AskUserResult | "stopped"> {
   try {
-    const ended = await backend.wait(question.id, {
+    const ended = await client.wait(question.id, {
       signal,
       retry: { ...RETRY, giveUpAt: question.expiresAt + DEADLINE_GRACE_MS },
       onRetry: (event) => {
@@ -123,7 +122,7 @@ async function waitForEnd(
   } catch (error) {
     if (!signal.aborted) throw error;
     if (mode === "stop") return "stopped";
-    const ended = await backend.cancel(question.id);
+    const ended = await client.cancel(question.id, { ifPending: true });
     return ended.result ?? { status: "no_answer", reason: "cancelled" };
   }
 }

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type AskUserLogger, consoleLogger, type Target } from "@ask-user/core";
+import type { QuestionOptions } from "@ask-user/client";
+import { type AskUserInput, type AskUserLogger, consoleLogger, type Target } from "@ask-user/core";
 import type { CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
-import { type CreateQuestionBody, type PublicQuestion, parseTarget } from "../api.ts";
+import { type PublicQuestion, parseTarget } from "../api.ts";
 import type { QuestionBackend } from "../backend.ts";
 import { createParking } from "./parking.ts";
 import { waitUntilEnded } from "./patience.ts";
@@ -98,12 +99,15 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
   });
 
   const create = (split: Extract<SplitArguments, { ok: true }>, signal?: AbortSignal) => {
-    const body: CreateQuestionBody = { questions: split.questions };
-    if (split.timeoutSeconds !== undefined) body.timeoutSeconds = split.timeoutSeconds;
-    if (split.target) body.target = split.target;
-    if (split.locale) body.locale = split.locale;
-    if (split.runId) body.runId = split.runId;
-    return backend.create(body, signal ? { signal } : {});
+    // The tool input as the model wrote it: the backend (the gateway) judges it and lists its issues.
+    const input = { questions: split.questions } as AskUserInput;
+    if (split.timeoutSeconds !== undefined) input.timeoutSeconds = split.timeoutSeconds as number;
+    const options: QuestionOptions = {};
+    if (split.target) options.target = split.target;
+    if (split.locale) options.locale = split.locale;
+    if (split.runId) options.runId = split.runId;
+    if (signal) options.signal = signal;
+    return backend.create(input, options);
   };
 
   /** The question of a call: resumed from a parked call, or created; a tool error when that failed. */
@@ -145,7 +149,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
       if (end?.result) return successResult(end.result, end);
       // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
       if (graceMs > 0 && isClientTimeout(channel.signal.reason)) parking.park(key, question);
-      else await backend.cancel(question.id);
+      else await backend.cancel(question.id, { ifPending: true });
       return errorResult("ask_user was cancelled.");
     } catch (error) {
       return failureResult(logger, error, "wait", question.id);

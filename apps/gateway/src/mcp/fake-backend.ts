@@ -1,12 +1,14 @@
+import { gatewayError, type ListFilter, type QuestionOptions, type QuestionPage } from "@ask-user/client";
 import {
   type Answers,
+  type AskUserInput,
   InvalidAskUserInputError,
   normalizeAskUserInput,
   type QuestionRecord,
   toPublicQuestion,
 } from "@ask-user/core";
 import type { CreateQuestionBody, PublicQuestion } from "../api.ts";
-import { BackendError, type QuestionBackend, type QuestionPage } from "../backend.ts";
+import type { QuestionBackend } from "../backend.ts";
 
 /**
  * An in-memory `QuestionBackend` for the MCP tests (free of any test framework): validates with core's
@@ -14,21 +16,24 @@ import { BackendError, type QuestionBackend, type QuestionPage } from "../backen
  */
 export class FakeBackend implements QuestionBackend {
   readonly records = new Map<string, QuestionRecord>();
+  /** The API body of each `create` (the tool input plus where), as the HTTP client would send it. */
   readonly bodies: CreateQuestionBody[] = [];
   failure: Error | undefined;
   /** How many of the next `get` calls fail as if the gateway were restarting. */
   failingGets = 0;
   readonly #wake = new Set<() => void>();
 
-  async create(body: CreateQuestionBody): Promise<PublicQuestion> {
+  async create(input: AskUserInput, options: QuestionOptions = {}): Promise<PublicQuestion> {
     if (this.failure) throw this.failure;
+    const { signal: _signal, ...where } = options;
+    const body: CreateQuestionBody = { ...input, ...where };
     this.bodies.push(body);
     let prompt: QuestionRecord["prompt"];
     try {
       prompt = normalizeAskUserInput({ questions: body.questions, timeoutSeconds: body.timeoutSeconds });
     } catch (error) {
       if (!(error instanceof InvalidAskUserInputError)) throw error;
-      throw new BackendError(422, "invalid_input", error.message, error.issues);
+      throw gatewayError(422, "invalid_input", error.message, error.issues);
     }
     const now = Date.now();
     const record: QuestionRecord = {
@@ -55,7 +60,7 @@ export class FakeBackend implements QuestionBackend {
   ): Promise<PublicQuestion> {
     if (this.failingGets > 0) {
       this.failingGets--;
-      throw new BackendError(0, "unreachable", "No ask-user gateway answers at http://127.0.0.1:7310.");
+      throw gatewayError(0, "unreachable", "No ask-user gateway answers at http://127.0.0.1:7310.");
     }
     const record = this.#record(id);
     if (record.status === "pending" && options.waitSeconds && !options.signal?.aborted) {
@@ -79,12 +84,17 @@ export class FakeBackend implements QuestionBackend {
     return this.#wake.size;
   }
 
-  async cancel(id: string): Promise<PublicQuestion> {
+  /** Cancels a pending question; an ended one is a 409, or returned as it is with `ifPending`. */
+  async cancel(id: string, options: { ifPending?: boolean } = {}): Promise<PublicQuestion> {
+    const before = this.#record(id).status;
+    if (before !== "pending" && !options.ifPending) {
+      throw gatewayError(409, before, `This question was ${before}.`);
+    }
     this.end(id, "cancelled");
     return toPublicQuestion(this.#record(id));
   }
 
-  async listPage({ cursor, limit = 100 }: { cursor?: string; limit?: number }): Promise<QuestionPage> {
+  async listPage({ cursor, limit = 100 }: ListFilter & { cursor?: string } = {}): Promise<QuestionPage> {
     const all = [...this.records.values()];
     const start = cursor === undefined ? 0 : Number(cursor);
     const page = all.slice(start, start + limit).map(toPublicQuestion);
@@ -124,7 +134,7 @@ export class FakeBackend implements QuestionBackend {
 
   #record(id: string): QuestionRecord {
     const record = this.records.get(id);
-    if (!record) throw new BackendError(404, "not_found", `No question ${id}.`);
+    if (!record) throw gatewayError(404, "not_found", `No question ${id}.`);
     return record;
   }
 }

@@ -25,7 +25,7 @@ export function createParking(backend: QuestionBackend, logger: AskUserLogger, g
 
   const cancel = async (question: WaitingQuestion) => {
     try {
-      await backend.cancel(question.id);
+      await backend.cancel(question.id, { ifPending: true });
     } catch (error) {
       logger.warn({ err: error, questionId: question.id }, "a parked question could not be cancelled");
     }

@@ -1,6 +1,7 @@
+import { GatewayUnavailableError } from "@ask-user/client";
 import { type AskUserLogger, pause } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
-import { BackendError, type QuestionBackend } from "../backend.ts";
+import type { QuestionBackend } from "../backend.ts";
 
 /** The longest pause between two attempts to reach a backend that failed. */
 const MAX_RETRY_DELAY_MS = 10_000;
@@ -9,7 +10,7 @@ const RETRY_GRACE_MS = 60_000;
 
 /**
  * Reads question `id`, waiting up to `waitSeconds` while it is pending, and rides out a gateway restart
- * or a network blip (status 0 or 5xx): the question and its answer survive in the gateway's store, so
+ * or a network blip (a `GatewayUnavailableError`: status 0 or 5xx): the question and its answer survive in the gateway's store, so
  * the read is retried — with a growing pause — until a minute past `expiresAt` instead of failing.
  * Resolves with `undefined` once `signal` aborts.
  */
@@ -25,7 +26,7 @@ export async function patientGet(
       return await backend.get(id, { waitSeconds: options.waitSeconds, signal });
     } catch (error) {
       if (signal.aborted) return undefined;
-      const transient = error instanceof BackendError && (error.status === 0 || error.status >= 500);
+      const transient = error instanceof GatewayUnavailableError;
       if (!transient || Date.now() > expiresAt + RETRY_GRACE_MS) throw error;
       logger.warn(
         { err: error, questionId: id, attempt },

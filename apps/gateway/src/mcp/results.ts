@@ -1,7 +1,8 @@
+import { GatewayError } from "@ask-user/client";
 import type { AskUserLogger, AskUserResult } from "@ask-user/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PublicQuestion } from "../api.ts";
-import { BackendError } from "../backend.ts";
+import { START_HINT } from "../http-client.ts";
 import { issuesText, resultText } from "./tool.ts";
 
 /**
@@ -50,17 +51,20 @@ export function failureResult(
   step: string,
   questionId?: string,
 ): CallToolResult {
-  if (error instanceof BackendError && error.status === 422) {
+  if (error instanceof GatewayError && error.status === 422) {
     return errorResult(
-      issuesText(error.issues?.length ? error.issues : [{ path: "", message: error.message }]),
+      issuesText(error.issues.length ? error.issues : [{ path: "", message: error.message }]),
     );
   }
-  if (error instanceof BackendError && error.status >= 400 && error.status < 500) {
+  if (error instanceof GatewayError && error.status >= 400 && error.status < 500) {
     logger.warn({ status: error.status, code: error.reason, step, questionId }, error.message);
     return errorResult(`ask_user was refused (${error.reason}): ${error.message}`);
   }
   logger.error({ err: error, step, questionId }, "ask_user over MCP failed");
-  const message = (error instanceof Error ? error.message : String(error)).replace(/[.!?]\s*$/, "");
+  let message = error instanceof Error ? error.message : String(error);
+  // A gateway that is not running (`ask-user mcp`): say how to start one, as the CLI does.
+  if (error instanceof GatewayError && error.reason === "unreachable") message = `${message} ${START_HINT}`;
+  message = message.replace(/[.!?]\s*$/, "");
   return errorResult(
     `ask_user failed: ${message}. The question could not be asked; continue with your best judgment.`,
   );

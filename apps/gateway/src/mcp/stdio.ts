@@ -15,8 +15,8 @@ export interface StdioServerOptions extends McpServerOptions {
  * resolves with the exit code (0). stdout carries the protocol only; logs go to the logger (stderr).
  *
  * @example
- * // `ask-user mcp`: the backend is the HTTP API of a running gateway.
- * process.exitCode = await runStdioServer({ backend: createHttpBackend(env) });
+ * // `ask-user mcp`: the backend is a client of a running gateway (an `AskUserClient` is a `QuestionBackend`).
+ * process.exitCode = await runStdioServer({ backend: createAskUserClient({ url, token, surface: "mcp" }) });
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<number> {
   const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;

@@ -1,8 +1,9 @@
+import { QuestionNotFoundError } from "@ask-user/client";
 import type { AskUserLogger } from "@ask-user/core";
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { CallToolResult, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import type { PublicQuestion } from "../api.ts";
-import { BackendError, type QuestionBackend } from "../backend.ts";
+import type { QuestionBackend } from "../backend.ts";
 import { clock } from "./clock.ts";
 import { waitUntilEnded } from "./patience.ts";
 import { successResult } from "./results.ts";
@@ -48,7 +49,7 @@ export function createQuestionTaskStore(options: QuestionTaskStoreOptions): Ques
     try {
       return await backend.get(taskId);
     } catch (error) {
-      if (error instanceof BackendError && error.status === 404) return null;
+      if (error instanceof QuestionNotFoundError) return null;
       throw error;
     }
   };
@@ -88,7 +89,7 @@ export function createQuestionTaskStore(options: QuestionTaskStoreOptions): Ques
     async updateTaskStatus(taskId, status) {
       if (status !== "cancelled") throw new Error(`Task ${taskId}: only cancelling is possible.`);
       if (!TASK_ID.test(taskId)) throw new Error(`Task not found: ${taskId}`);
-      const question = await backend.cancel(taskId);
+      const question = await backend.cancel(taskId, { ifPending: true });
       logger.warn({ questionId: taskId, status: question.status }, "MCP task cancelled by the client");
     },
     async listTasks(cursor) {
