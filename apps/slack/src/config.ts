@@ -1,7 +1,6 @@
 /**
- * The Slack channel's settings from the environment: which variables it reads (`SLACK_VARIABLES`, for
- * banners, `--help` and the README table) and `readSlackConfig`, which checks them all at once. Light:
- * no SDK here, so a host can list the plugin without loading Bolt.
+ * The Slack channel's settings from the environment: the variables it reads (`SLACK_VARIABLES`) and
+ * `readSlackConfig`, which checks them all at once. Light: no SDK here.
  */
 import {
   type ChannelEnv,
@@ -11,24 +10,19 @@ import {
 } from "@ask-user/core/channel";
 import { EVENTS_PATH } from "./limits.ts";
 
-/** The Slack settings read from the environment. */
+/** The Slack settings: Socket Mode with `appToken`, else HTTP mode; `port`/`host` are `listen`'s. */
 export interface SlackConfig {
   botToken: string;
-  /** Socket Mode when set (wins over the signing secret). */
   appToken?: string;
-  /** HTTP mode (Request URL `…/channels/slack/events`) when there is no app token. */
   signingSecret?: string;
   /** The Web API base, ending in `/`. Default Slack's. */
   apiUrl?: string;
-  /** HTTP mode: where a standalone host serves the webhook (`listen`); a host with its own port ignores it. */
   port: number;
   host: string;
 }
 
-/** The problem when neither mode is configured. */
 export const NO_MODE_PROBLEM = `Set SLACK_APP_TOKEN (xapp-…, Socket Mode: no public URL needed) or SLACK_SIGNING_SECRET (HTTP mode: Request URL …${EVENTS_PATH}).`;
 
-/** Every variable the Slack channel reads. */
 export const SLACK_VARIABLES: readonly ChannelVariable[] = [
   { name: "SLACK_BOT_TOKEN", description: "Bot User OAuth Token (xoxb-…)", required: true, secret: true },
   {
@@ -47,15 +41,7 @@ export const SLACK_VARIABLES: readonly ChannelVariable[] = [
   { name: "SLACK_API_URL", description: "Web API base URL (default Slack's, https://slack.com/api/)" },
 ];
 
-/**
- * Reads `SLACK_BOT_TOKEN` (required), `SLACK_APP_TOKEN` (Socket Mode) or `SLACK_SIGNING_SECRET` (HTTP
- * mode), `SLACK_PORT` (default 3000), `SLACK_HOST` (default `127.0.0.1`) and `SLACK_API_URL`. Throws one
- * `InvalidChannelConfigError` listing every problem.
- *
- * @example
- * readSlackConfig({ SLACK_BOT_TOKEN: "xoxb-…", SLACK_APP_TOKEN: "xapp-…" })
- * // { botToken: "xoxb-…", appToken: "xapp-…", port: 3000, host: "127.0.0.1" }
- */
+/** Reads the `SLACK_*` variables; one `InvalidChannelConfigError` lists every problem. */
 export function readSlackConfig(env: ChannelEnv): SlackConfig {
   const problems: string[] = [];
   const botToken = readVariable(env, "SLACK_BOT_TOKEN");

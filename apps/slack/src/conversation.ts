@@ -1,10 +1,9 @@
 /**
  * Conversation ids of the Slack channel. A target conversation is a channel id (`C…`, `G…`) or a user id
  * (`U…`, `W…`: the question goes to their direct messages with the app), either optionally followed by
- * `:<thread_ts>` to post into that thread, e.g. `C0123ABCD:1712345678.000100`.
- *
- * Inbound events use the same names: a direct message is the user's id (not the `D…` channel id), a
- * message inside a thread is `<conversation>:<thread_ts>`.
+ * `:<thread_ts>` to post into that thread, e.g. `C0123ABCD:1712345678.000100`. Inbound events use the
+ * same names: a direct message is the user's id (not the `D…` channel id), so that replies and taps in
+ * it match; a message inside a thread is `<conversation>:<thread_ts>`.
  */
 
 /** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
@@ -15,39 +14,29 @@ export interface Place {
   direct: boolean;
 }
 
-/** A parsed conversation id. */
+/** A parsed conversation id: `base` is the channel id, or the user id (`user`) for direct messages. */
 export interface SlackConversation {
-  /** The channel id, or the user id for direct messages. */
   base: string;
-  /** True when `base` is a user (direct messages). */
   user: boolean;
-  /** The thread to post into. */
   threadTs?: string;
 }
 
 const CONVERSATION = /^([CGUWD][A-Z0-9]{2,})(?::(\d+\.\d+))?$/;
 
 /**
- * Reads a conversation id; `undefined` when it is not one (never throws). A DM channel id (`D…`) is not
- * one: direct messages are named by the user's id, so that replies and taps in them match.
+ * Reads a conversation id; `undefined` when it is not one (never throws), a DM channel id (`D…`) included.
  *
  * @example parseConversation("C0123ABCD:1712345678.000100") // { base: "C0123ABCD", user: false, threadTs: "1712345678.000100" }
- * @example parseConversation("#general") // undefined
  */
 export function parseConversation(text: string): SlackConversation | undefined {
-  const match = CONVERSATION.exec(text.trim());
-  const base = match?.[1];
-  if (!match || base === undefined || base.startsWith("D")) return undefined;
+  const [, base, threadTs] = CONVERSATION.exec(text.trim()) ?? [];
+  if (base === undefined || base.startsWith("D")) return undefined;
   const conversation: SlackConversation = { base, user: base.startsWith("U") || base.startsWith("W") };
-  if (match[2] !== undefined) conversation.threadTs = match[2];
+  if (threadTs !== undefined) conversation.threadTs = threadTs;
   return conversation;
 }
 
-/**
- * Why `text` is not a conversation id, in a sentence for the operator (what `parseConversation` refused).
- *
- * @example conversationProblem("D0ALICE") // "Target a direct message by the user's id (U…), not the DM channel id \"D0ALICE\"."
- */
+/** Why `text` is not a conversation id, in a sentence for the operator (what `parseConversation` refused). */
 export function conversationProblem(text: string): string {
   const base = CONVERSATION.exec(text.trim())?.[1];
   if (base?.startsWith("D")) {
@@ -56,14 +45,16 @@ export function conversationProblem(text: string): string {
   return `"${text}" is not a Slack conversation: use a channel id (C…), a user id (U…) for direct messages, optionally followed by ":<thread_ts>".`;
 }
 
-/**
- * The conversation id of a channel, a user's DMs, or a thread in either: `C0123ABCD`,
- * `C0123ABCD:1712345678.000100`.
- */
+/** The conversation id of a channel, a user's DMs, or a thread in either. */
 export function formatConversation(conversation: Pick<SlackConversation, "base" | "threadTs">): string {
-  return conversation.threadTs === undefined
-    ? conversation.base
-    : `${conversation.base}:${conversation.threadTs}`;
+  const { base, threadTs } = conversation;
+  return threadTs === undefined ? base : `${base}:${threadTs}`;
+}
+
+/** The conversation name of an event in `channelId` (a `D…` one is the user's DMs), in a thread or not. */
+export function conversationOf(channelId: string, userId: string, threadTs?: string): string {
+  const base = channelId.startsWith("D") ? userId : channelId;
+  return threadTs === undefined ? base : `${base}:${threadTs}`;
 }
 
 /** The thread a message is in (its `thread_ts` when that is not its own `ts`: a parent with replies). */
@@ -77,7 +68,7 @@ export function threadOf(message: {
 
 /**
  * A person's message as the channel hands it to core (`ReplyEvent.messageId`) and gets it back
- * (`Notice.replyTo`): its `ts`, and the thread it is in, if any — a confirmation reacts to the message
+ * (`Notice.replyTo`): `<ts>`, or `<thread_ts>/<ts>` in a thread — a confirmation reacts to the message
  * and posts into its thread (a reply is never a thread of its own in Slack).
  */
 export interface MessageRef {
@@ -85,12 +76,10 @@ export interface MessageRef {
   threadTs?: string;
 }
 
-/** Writes a {@link MessageRef}: `<ts>`, or `<thread_ts>/<ts>` for a message in a thread. */
 export function formatMessageRef(ref: MessageRef): string {
   return ref.threadTs === undefined ? ref.ts : `${ref.threadTs}/${ref.ts}`;
 }
 
-/** Reads what {@link formatMessageRef} wrote; a bare `ts` (a message, or a thread's root) is `{ ts }`. */
 export function parseMessageRef(text: string): MessageRef {
   const slash = text.indexOf("/");
   return slash === -1 ? { ts: text } : { ts: text.slice(slash + 1), threadTs: text.slice(0, slash) };

@@ -1,10 +1,10 @@
 /**
- * No orphan prompt after a crash: every prompt is posted with message metadata naming its question, and
- * a repair's re-send (`DeliverRequest.resend`) first looks for that earlier post in the conversation's
- * recent history (`conversations.history`, or `conversations.replies` in a thread) and adopts it instead
- * of posting a second prompt. Bounded: messages since the question was stored, a few pages at most.
- * Reading history needs `channels:history`, `groups:history`, `im:history` (and `mpim:history`); without
- * them (`missing_scope`), or when the look-up fails otherwise, the prompt is posted again, and logged.
+ * No orphan prompt after a crash (issue #20): every prompt is posted with message metadata naming its
+ * question, and a repair's re-send (`DeliverRequest.resend`) first looks for that earlier post in the
+ * conversation's recent history (`conversations.history`, or `conversations.replies` in a thread) and
+ * adopts it instead of posting a second prompt. Bounded: messages since the question was stored, a few
+ * pages at most. Without the history scopes (`missing_scope`), or when the look-up fails otherwise, the
+ * prompt is posted again, and logged.
  */
 import { type AskUserLogger, ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
@@ -29,42 +29,28 @@ export function promptMetadata(questionId: string) {
   return { event_type: PROMPT_EVENT_TYPE, event_payload: { question_id: questionId } };
 }
 
-/** A listed message's metadata as the history methods give it. */
-interface Listed {
-  ts?: string;
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-}
-
-const isPromptOf = (id: string) => (message: Listed) =>
-  message.metadata?.event_type === PROMPT_EVENT_TYPE && message.metadata.event_payload?.question_id === id;
-
-/** Finds a question's earlier prompt post; see the file's comment. */
-export interface EarlierPosts {
-  /** The `ts` of `record`'s prompt posted before at `place`, if Slack lists it; never throws. */
-  find(place: Place, record: QuestionRecord): Promise<string | undefined>;
-}
+type Listed = { ts?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } };
 
 /** Slack's `ts` for an epoch-ms moment (`1712345678.000000`). */
 const slackTs = (epochMs: number) => `${Math.max(0, Math.floor(epochMs / 1000))}.000000`;
 
-/** Creates the finder; a missing scope is logged once per channel, other failures each time. */
-export function createEarlierPosts(out: HistoryReader): EarlierPosts {
+/** `find(place, record)`: the `ts` of the record's earlier post; never throws. A missing scope is logged once. */
+export function createEarlierPosts(out: HistoryReader) {
   let scopeLogged = false;
   const page = async (place: Place, oldest: string, cursor: string | undefined) => {
+    const { channel, threadTs: ts } = place;
     const window = {
-      channel: place.channel,
+      channel,
       oldest,
       inclusive: true,
       limit: EARLIER_POST_PAGE_LIMIT,
       include_all_metadata: true,
-      ...(cursor === undefined ? {} : { cursor }),
     };
+    const paged = cursor === undefined ? window : { ...window, cursor };
     const answer: webApi.ConversationsHistoryResponse | webApi.ConversationsRepliesResponse =
-      place.threadTs === undefined
-        ? await out.call("conversations.history", () => out.client.conversations.history(window))
-        : await out.call("conversations.replies", () =>
-            out.client.conversations.replies({ ...window, ts: place.threadTs ?? "" }),
-          );
+      ts === undefined
+        ? await out.call("conversations.history", () => out.client.conversations.history(paged))
+        : await out.call("conversations.replies", () => out.client.conversations.replies({ ...paged, ts }));
     const next = answer.response_metadata?.next_cursor;
     return {
       messages: (answer.messages ?? []) as Listed[],
@@ -73,14 +59,17 @@ export function createEarlierPosts(out: HistoryReader): EarlierPosts {
   };
 
   return {
-    async find(place, record) {
+    async find(place: Place, record: QuestionRecord): Promise<string | undefined> {
       const oldest = slackTs(record.createdAt - EARLIER_POST_CLOCK_SKEW_MS);
       let cursor: string | undefined;
       try {
         for (let pages = 0; pages < EARLIER_POST_PAGES_MAX; pages++) {
           const { messages, next } = await page(place, oldest, cursor);
-          const found = messages.find(isPromptOf(record.id))?.ts;
-          if (found) return found;
+          const found = messages.find(
+            ({ metadata }) =>
+              metadata?.event_type === PROMPT_EVENT_TYPE && metadata.event_payload?.question_id === record.id,
+          );
+          if (found?.ts) return found.ts;
           if (next === undefined) return undefined;
           cursor = next;
         }

@@ -16,80 +16,36 @@ import type {
   SlackEventMiddlewareArgs,
   SlackViewMiddlewareArgs,
   types,
-  ViewResponseAction,
   ViewSubmitAction,
 } from "@slack/bolt";
-import { formatMessageRef, threadOf } from "./conversation.ts";
-import { conversationOf, type InboundDeps, person } from "./inbound-context.ts";
+import { conversationOf, formatMessageRef, threadOf } from "./conversation.ts";
+import type { InboundDeps } from "./inbound-context.ts";
 import { eventKey } from "./ingress/dedupe.ts";
 import { onSubmission, ourSubmission } from "./other-modal.ts";
 import { replyText } from "./reply-text.ts";
 import { onTap, ourTap } from "./taps.ts";
 
-/** A message a person wrote: plain, broadcast from a thread, or with files. Edits, joins, bots are not. */
-type PersonMessage =
-  | types.GenericMessageEvent
-  | types.ThreadBroadcastMessageEvent
-  | types.FileShareMessageEvent;
-
-function byPerson(event: types.MessageEvent): event is PersonMessage {
-  const { subtype } = event;
-  if (subtype !== undefined && subtype !== "thread_broadcast" && subtype !== "file_share") return false;
-  return !("bot_id" in event && event.bot_id !== undefined);
-}
-
-/** The bot's own user id: Bolt's context (from `auth.test`), else the event's authorization. */
-export function botUserOf(body: EnvelopedEvent, contextBotUserId: string | undefined): string | undefined {
-  const authorization = body.authorizations?.[0];
-  return contextBotUserId ?? (authorization?.is_bot ? authorization.user_id : undefined);
-}
-
-/** Handles a message; true when it was an answer to something (then it is not passed on). */
-export async function onMessage(
-  deps: InboundDeps,
-  event: types.MessageEvent,
-  botUserId: string | undefined,
-): Promise<boolean> {
-  if (!byPerson(event)) return false;
-  const { user: userId, channel: channelId, ts, text } = event;
+/** Handles a message a person wrote; true when it was an answer to something (then it is not passed on). */
+async function onMessage(deps: InboundDeps, event: types.MessageEvent, botUserId?: string): Promise<boolean> {
+  // Plain, broadcast from a thread, or with files; not edits, joins or bots' messages.
+  if (event.subtype !== undefined && event.subtype !== "thread_broadcast" && event.subtype !== "file_share")
+    return false;
+  if ("bot_id" in event && event.bot_id !== undefined) return false;
+  const { user: userId, channel: channelId, ts, text } = event as types.GenericMessageEvent;
   if (!userId || !channelId || !ts || typeof text !== "string") return false;
-  const base = conversationOf(channelId, userId);
-  const threadTs = threadOf(event);
-  const who = await person(deps, userId);
+  const threadTs = threadOf(event as types.GenericMessageEvent);
+  const who = await deps.people.lookup(userId);
   const common = { channel: deps.name, userId, text: replyText(text, botUserId), ...who };
-  const { broker } = deps;
-  if (threadTs !== undefined) {
-    // A question posted into this thread (target `C…:<thread_ts>`) first, then the thread's parent.
-    const reply: ReplyEvent = {
-      ...common,
-      conversation: conversationOf(channelId, userId, threadTs),
-      replyTo: threadTs,
-      messageId: formatMessageRef({ ts, threadTs }),
-    };
-    if ((await broker.handleReply(reply)).kind !== "ignored") return true;
-    return (await broker.handleReply({ ...reply, conversation: base })).kind !== "ignored";
-  }
+  const answers = async (reply: ReplyEvent) => (await deps.broker.handleReply(reply)).kind !== "ignored";
+  const base = conversationOf(channelId, userId);
   // Notices react to the person's message or answer in its thread (in a DM: below it; see notices.ts).
-  const reply: ReplyEvent = { ...common, conversation: base, messageId: ts };
-  return (await broker.handleReply(reply)).kind !== "ignored";
-}
-
-/**
- * Bolt's request types by `body.type` (Bolt types middleware arguments as a union it does not
- * discriminate; its own built-in middleware reads `body.type` the same way).
- */
-interface Requests {
-  block_actions: SlackActionMiddlewareArgs<BlockAction>;
-  view_submission: SlackViewMiddlewareArgs<ViewSubmitAction>;
-  event_callback: SlackEventMiddlewareArgs;
-}
-
-function requestOf(args: AnyMiddlewareArgs): Partial<Requests> {
-  const type = (args.body as { type?: unknown }).type;
-  if (type === "block_actions" || type === "view_submission" || type === "event_callback") {
-    return { [type]: args } as Partial<Requests>;
-  }
-  return {};
+  if (threadTs === undefined) return answers({ ...common, conversation: base, messageId: ts });
+  // A question posted into this thread (target `C…:<thread_ts>`) first, then the thread's parent.
+  const reply = { ...common, replyTo: threadTs, messageId: formatMessageRef({ ts, threadTs }) };
+  return (
+    (await answers({ ...reply, conversation: conversationOf(channelId, userId, threadTs) })) ||
+    answers({ ...reply, conversation: base })
+  );
 }
 
 /** `ack` that acknowledges at most once (a handler's ack, then the safety ack after a crash). */
@@ -102,48 +58,52 @@ function ackOnce<R>(ack: (response?: R) => Promise<void>): (response?: R) => Pro
   };
 }
 
-/** Handles a request if it is ours; true when it was (then it does not go on to the host's listeners). */
-async function handle(deps: InboundDeps, args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<boolean> {
-  const { block_actions: tap, view_submission: submission, event_callback: event } = requestOf(args);
-  if (tap) {
-    const data = ourTap(tap.body);
-    if (data === undefined) return false;
-    const ack = ackOnce<void>(tap.ack);
-    await guarded(deps, "block_actions", ack, () => onTap(deps, tap, data, ack));
-    return true;
-  }
-  if (submission) {
-    const data = ourSubmission(submission.body);
-    if (data === undefined) return false;
-    const ack = ackOnce<ViewResponseAction>(submission.ack);
-    await guarded(deps, "view_submission", ack, () => onSubmission(deps, submission.body, data, ack));
-    return true;
-  }
-  if (event?.event.type === "message") {
-    const message = event as SlackEventMiddlewareArgs<"message">;
-    const botUserId = botUserOf(message.body, args.context.botUserId);
-    let answered = false;
-    await guarded(deps, "message", undefined, async () => {
-      answered = await onMessage(deps, message.event, botUserId);
-    });
-    return answered;
-  }
-  return false;
-}
-
 /** Runs a handler; a crash is logged once and never reaches Bolt (our request is acknowledged anyway). */
-async function guarded(
+async function guarded<T>(
   deps: InboundDeps,
   type: string,
   ack: (() => Promise<void>) | undefined,
-  work: () => Promise<void>,
-): Promise<void> {
+  work: () => Promise<T>,
+) {
   try {
-    await work();
+    return await work();
   } catch (error) {
     await ack?.().catch(() => undefined);
     deps.logger.error({ channel: deps.name, type, err: describeError(error) }, "slack inbound failed");
+    return undefined;
   }
+}
+
+/**
+ * Handles a request if it is ours; true when it was (then it does not go on to the host's listeners).
+ * Bolt types middleware arguments as a union it does not discriminate: read `body.type`, as Bolt does.
+ */
+async function handle(deps: InboundDeps, args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<boolean> {
+  const type = (args.body as { type?: unknown }).type;
+  if (type === "block_actions") {
+    const tap = args as unknown as SlackActionMiddlewareArgs<BlockAction>;
+    const data = ourTap(tap.body);
+    if (data === undefined) return false;
+    const ack = ackOnce<void>(tap.ack);
+    await guarded(deps, type, ack, () => onTap(deps, tap, data, ack));
+    return true;
+  }
+  if (type === "view_submission") {
+    const { body, ack: rawAck } = args as SlackViewMiddlewareArgs<ViewSubmitAction>;
+    const data = ourSubmission(body);
+    if (data === undefined) return false;
+    const ack = ackOnce(rawAck);
+    await guarded(deps, type, ack, () => onSubmission(deps, body, data, ack));
+    return true;
+  }
+  const message = args as unknown as SlackEventMiddlewareArgs<"message">;
+  if (type !== "event_callback" || message.event.type !== "message") return false;
+  // The bot's own user id: Bolt's context (from `auth.test`), else the event's authorization.
+  const authorization = (message.body as EnvelopedEvent).authorizations?.[0];
+  const botUserId = args.context.botUserId ?? (authorization?.is_bot ? authorization.user_id : undefined);
+  return (
+    (await guarded(deps, "message", undefined, () => onMessage(deps, message.event, botUserId))) ?? false
+  );
 }
 
 /**
@@ -153,9 +113,9 @@ async function guarded(
  */
 export function createInbound(deps: InboundDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const event = requestOf(args).event_callback;
-    const key = event ? eventKey(event.body) : undefined;
-    if (key !== undefined && !(await deps.once(key))) return;
+    const body = args.body as EnvelopedEvent & { type?: unknown };
+    const key = body.type === "event_callback" ? eventKey(body) : undefined;
+    if (key !== undefined && !(await deps.once.take(key))) return;
     if (!(await handle(deps, args))) await args.next();
   };
 }

@@ -1,17 +1,7 @@
 /**
- * @ask-user/slack — ask_user on Slack: a single single-select question gets Block Kit buttons (with
- * Other… opening a modal and Skip), a form (several questions, multi-select) radio buttons or checkboxes
- * per question with Other…, Send and Skip; answers by tap, modal, thread reply or direct message. Runs as
- * a `ChannelPlugin` in a host (`@ask-user/slack/plugin`), or mounts on your own Bolt `App`.
- *
- * @example
- * ```ts
- * import { createSlackChannel } from "@ask-user/slack";
- * const slack = createSlackChannel({ app });
- * const askUser = createAskUser({ store, channels: [slack] });
- * await slack.start(askUser);
- * await app.start();
- * ```
+ * @ask-user/slack — ask_user on Slack (Block Kit buttons or a form, an Other… modal, thread and DM
+ * replies): a `ChannelPlugin` for hosts (`@ask-user/slack/plugin`), or `createSlackChannel` on your own
+ * Bolt `App`. See the README.
  */
 export { createSlackChannel, type SlackChannel, type SlackChannelOptions } from "./adapter.ts";
 export { readSlackConfig, SLACK_VARIABLES, type SlackConfig } from "./config.ts";

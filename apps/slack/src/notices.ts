@@ -12,16 +12,38 @@ import {
   isConfirmation,
   type Notice,
 } from "@ask-user/core/channel";
+import type { RespondFn } from "@slack/bolt";
 import { parseMessageRef } from "./conversation.ts";
-import { CONFIRMATION_REACTION } from "./limits.ts";
 import type { Outbound } from "./outbound.ts";
 import { renderNotice, renderPrivateNotice } from "./render/mrkdwn.ts";
 
+/**
+ * Shows `text` to one user only: through the interaction's `response_url` when there is one, else
+ * `chat.postEphemeral`. Nobody can reply to it.
+ */
+export async function tellPrivately(
+  out: Outbound,
+  where: { channel: string; user: string; threadTs?: string | undefined },
+  text: string,
+  respond?: RespondFn,
+): Promise<void> {
+  const { text: body } = renderPrivateNotice(text);
+  if (respond) {
+    await respond({ response_type: "ephemeral", replace_original: false, text: body });
+    return;
+  }
+  const { channel, user, threadTs } = where;
+  const thread = threadTs === undefined ? {} : { thread_ts: threadTs };
+  await out.call("chat.postEphemeral", () =>
+    out.client.chat.postEphemeral({ channel, user, text: body, ...thread }),
+  );
+}
+
 /** Adds the confirmation reaction; false when Slack would not (then a message confirms instead). */
-async function react(out: Outbound, channel: string, ts: string): Promise<boolean> {
+async function react(out: Outbound, channel: string, timestamp: string): Promise<boolean> {
   try {
     await out.idempotent("reactions.add", () =>
-      out.client.reactions.add({ channel, timestamp: ts, name: CONFIRMATION_REACTION }),
+      out.client.reactions.add({ channel, timestamp, name: "white_check_mark" }),
     );
     return true;
   } catch (error) {
@@ -39,34 +61,28 @@ async function react(out: Outbound, channel: string, ts: string): Promise<boolea
  * routes to the question), or `undefined` when nobody can reply: an ephemeral message, a reaction.
  */
 export async function sendNotice(out: Outbound, notice: Notice): Promise<DeliveryRef | undefined> {
-  const { conversation, text, userId, private: only, replyTo, purpose } = notice;
-  const place = await out.where(conversation);
+  const { text, userId, replyTo } = notice;
+  const place = await out.where(notice.conversation);
   const ref = replyTo === undefined ? undefined : parseMessageRef(replyTo);
-  if (isConfirmation(purpose) && ref && (await react(out, place.channel, ref.ts))) return undefined;
+  if (isConfirmation(notice.purpose) && ref && (await react(out, place.channel, ref.ts))) return undefined;
   // In a channel a notice goes into the thread of the person's message (or the thread it is in); in a
   // DM below it, unless they wrote in a thread.
-  const thread = ref?.threadTs ?? (place.direct ? undefined : ref?.ts) ?? place.threadTs;
-  const threading = thread === undefined ? {} : { thread_ts: thread };
-  if (only && userId !== undefined) {
-    // Nobody can reply to an ephemeral message: nothing to route by.
-    const { text: ephemeral } = renderPrivateNotice(text);
-    await out.call("chat.postEphemeral", () =>
-      out.client.chat.postEphemeral({ channel: place.channel, user: userId, text: ephemeral, ...threading }),
-    );
+  const threadTs = ref?.threadTs ?? (place.direct ? undefined : ref?.ts) ?? place.threadTs;
+  if (notice.private && userId !== undefined) {
+    await tellPrivately(out, { channel: place.channel, user: userId, threadTs }, text);
     return undefined;
   }
-  const body = renderNotice(text);
   const result = await out.call("chat.postMessage", () =>
     out.client.chat.postMessage({
       channel: place.channel,
-      text: body.text,
-      ...threading,
+      text: renderNotice(text).text,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       unfurl_links: false,
       unfurl_media: false,
     }),
   );
   // In Slack one replies to a thread, not to a message in it: replies to this notice carry the
   // thread's root as their `thread_ts`, so that is the id they route by (and the broker records).
-  const root = thread ?? result.ts;
+  const root = threadTs ?? result.ts;
   return root === undefined ? undefined : { messageId: root };
 }

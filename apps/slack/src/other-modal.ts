@@ -6,9 +6,7 @@
  * ephemeral message.
  */
 import {
-  type ActionEvent,
   decodeAction,
-  type InboundOutcome,
   messagesFor,
   type QuestionRecord,
   TIMED_OUT,
@@ -16,33 +14,31 @@ import {
   within,
 } from "@ask-user/core/channel";
 import type { types, ViewResponseAction, ViewSubmitAction } from "@slack/bolt";
-import { parseConversation } from "./conversation.ts";
-import { type InboundDeps, person, tellPrivately } from "./inbound-context.ts";
+import { type InboundDeps, isRefusal } from "./inbound-context.ts";
 import { submissionKey } from "./ingress/dedupe.ts";
 import {
   ACK_BUDGET_MS,
-  MODAL_BUTTON_MAX_CHARS,
   MODAL_TITLE_MAX_CHARS,
   PLAIN_TEXT_INPUT_MAX_CHARS,
   PRIVATE_METADATA_MAX_CHARS,
   SUBMISSION_LOOKUP_BUDGET_MS,
 } from "./limits.ts";
+import { tellPrivately } from "./notices.ts";
 import { headline, slackView } from "./render/prompt.ts";
 
 /** The block and action id of the free-text input in the Other… modal. */
 export const ANSWER_BLOCK_ID = "ask_user_answer";
 export const ANSWER_ACTION_ID = "ask_user_answer";
 
-/** What the Other… modal carries back in `private_metadata`: where the question was tapped. */
+/** What the Other… modal carries back in `private_metadata`: the conversation (`c`) it was tapped in. */
 export interface ModalMetadata {
-  /** The conversation (address) of the tap. */
   c: string;
 }
 
 /**
  * The Other… modal: the question again, and one required multiline `plain_text_input` — in a form,
- * filled with the own answer the draft holds for that question. Its `callback_id` is the question's
- * Other… payload, so the submission finds the question by its token.
+ * filled with the draft's own answer to that question. Its `callback_id` is the question's Other…
+ * payload, so the submission finds the question by its token.
  */
 export function renderOtherModal(
   record: QuestionRecord,
@@ -55,16 +51,15 @@ export function renderOtherModal(
   if (!question) throw new TypeError("renderOtherModal: no such question");
   const { number: _shownUnnumbered, ...asked } = question;
   const m = messagesFor(locale);
-  const metadata: ModalMetadata = { c: conversation };
-  const privateMetadata = JSON.stringify(metadata);
+  const privateMetadata = JSON.stringify({ c: conversation } satisfies ModalMetadata);
   if (privateMetadata.length > PRIVATE_METADATA_MAX_CHARS) throw new RangeError("private_metadata too long");
-  const initial = question.own;
+  const initial = question.own?.slice(0, PLAIN_TEXT_INPUT_MAX_CHARS);
   return {
     type: "modal",
     callback_id: question.other.action,
     private_metadata: privateMetadata,
     title: { type: "plain_text", text: truncateGraphemes(m.other, MODAL_TITLE_MAX_CHARS), emoji: true },
-    submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_BUTTON_MAX_CHARS) },
+    submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_TITLE_MAX_CHARS) },
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: headline(asked) } },
       {
@@ -76,25 +71,11 @@ export function renderOtherModal(
           action_id: ANSWER_ACTION_ID,
           multiline: true,
           max_length: PLAIN_TEXT_INPUT_MAX_CHARS,
-          ...(initial === undefined ? {} : { initial_value: initial.slice(0, PLAIN_TEXT_INPUT_MAX_CHARS) }),
+          ...(initial === undefined ? {} : { initial_value: initial }),
         },
       },
     ],
   };
-}
-
-/** What closes the modal: an answer (Other… of a lone question), its text staged in a form, or nothing. */
-type Accepted = Extract<InboundOutcome, { kind: "ignored" | "answered" | "skipped" | "staged" }>;
-type Refusal = Exclude<InboundOutcome, Accepted>;
-
-/** What a submission came to: the broker's outcome and where the modal was opened from. */
-interface Submitted {
-  outcome: InboundOutcome;
-  conversation: string;
-}
-
-function isRefusal(outcome: InboundOutcome): outcome is Refusal {
-  return !["ignored", "answered", "skipped", "staged"].includes(outcome.kind);
 }
 
 /** The conversation the modal was opened from (its `private_metadata`), if it is ours. */
@@ -114,41 +95,23 @@ export function ourSubmission(body: ViewSubmitAction): string | undefined {
 }
 
 /** The work of one submission: handled once, then the broker. `undefined`: nothing to say (a copy). */
-async function submit(
-  deps: InboundDeps,
-  body: ViewSubmitAction,
-  data: string,
-): Promise<Submitted | undefined> {
+async function submit(deps: InboundDeps, body: ViewSubmitAction, data: string) {
   const key = submissionKey(body);
-  if (key !== undefined && !(await deps.once(key))) return undefined;
+  if (key !== undefined && !(await deps.once.take(key))) return undefined;
   const conversation = conversationOfModal(body.view.private_metadata);
   const userId = body.user.id;
   if (!conversation || !userId) return undefined;
   const text = body.view.state.values[ANSWER_BLOCK_ID]?.[ANSWER_ACTION_ID]?.value ?? "";
   // Usually cached since the Other… tap; keep the ack budget for the broker.
-  const who = await person(deps, userId, SUBMISSION_LOOKUP_BUDGET_MS);
-  const event: ActionEvent = { channel: deps.name, conversation, userId, data, text, ...who };
+  const who = await deps.people.lookup(userId, SUBMISSION_LOOKUP_BUDGET_MS);
+  const event = { channel: deps.name, conversation, userId, data, text, ...who };
   return { outcome: await deps.broker.handleAction(event), conversation };
-}
-
-/** A refusal that came after the modal closed, privately where the modal was opened from. */
-async function tellLate(deps: InboundDeps, userId: string, submitted: Submitted): Promise<void> {
-  if (!isRefusal(submitted.outcome)) return;
-  const address = parseConversation(submitted.conversation);
-  if (!address) return;
-  const channel = address.user ? await deps.people.dm(address.base) : address.base;
-  const threadTs = address.threadTs;
-  await tellPrivately(
-    deps,
-    { channel, user: userId, ...(threadTs ? { threadTs } : {}) },
-    submitted.outcome.text,
-  );
 }
 
 /**
  * Handles a submission of our Other… modal (`data` from {@link ourSubmission}): answered (or, in a form,
  * staged: the form's message shows it) → the modal closes; refused or empty → a field error in it; no
- * outcome within 2 s → it closes, and a late refusal is sent ephemerally.
+ * outcome within 2 s → it closes, and a late refusal is sent ephemerally where the modal was opened.
  */
 export async function onSubmission(
   deps: InboundDeps,
@@ -158,14 +121,15 @@ export async function onSubmission(
 ): Promise<void> {
   const work = submit(deps, body, data);
   const first = await within(work, ACK_BUDGET_MS);
-  const submitted = first === TIMED_OUT ? undefined : first;
-  if (submitted && isRefusal(submitted.outcome)) {
-    const error = submitted.outcome.text.slice(0, 2000);
+  if (first !== TIMED_OUT && first && isRefusal(first.outcome)) {
+    const error = first.outcome.text.slice(0, 2000);
     await ack({ response_action: "errors", errors: { [ANSWER_BLOCK_ID]: error } });
     return;
   }
   await ack();
   if (first !== TIMED_OUT) return;
   const late = await work;
-  if (late) await tellLate(deps, body.user.id, late);
+  if (!late || !isRefusal(late.outcome)) return;
+  const { channel, threadTs } = await deps.where(late.conversation);
+  await tellPrivately(deps, { channel, user: body.user.id, threadTs }, late.outcome.text);
 }

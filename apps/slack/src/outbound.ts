@@ -16,12 +16,13 @@ import {
   type DeliveryRef,
   type FinalizeRequest,
   isForm,
+  pause,
   promptAudience,
   type RefreshRequest,
 } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import { conversationProblem, type Place, parseConversation } from "./conversation.ts";
-import { type EarlierPosts, promptMetadata } from "./earlier-post.ts";
+import { createEarlierPosts, promptMetadata } from "./earlier-post.ts";
 import { isSettledEditError, toChannelError } from "./errors.ts";
 import { IDEMPOTENT_ATTEMPTS_MAX, IDEMPOTENT_RETRY_DELAY_MS } from "./limits.ts";
 import { renderSummary, type SlackMessage } from "./render/mrkdwn.ts";
@@ -29,19 +30,17 @@ import { promptMessage } from "./render/prompt.ts";
 import type { People } from "./users.ts";
 
 /**
- * Runs a call that is safe to repeat, trying it again while it fails as `unreachable` (a dropped
- * connection, a timeout, a 5xx): at most {@link IDEMPOTENT_ATTEMPTS_MAX} tries, pausing 0.5 s, then 1 s.
- * `work` throws `ChannelError`; any other failure ends at once.
+ * Runs a call that is safe to repeat, again while it fails as `unreachable` (a dropped connection, a
+ * timeout, a 5xx): 3 tries, pausing 0.5 s, then 1 s. Any other failure ends at once.
  */
 export async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      const again =
-        error instanceof ChannelError && error.failure === "unreachable" && attempt < IDEMPOTENT_ATTEMPTS_MAX;
-      if (!again) throw error;
-      await new Promise((resolve) => setTimeout(resolve, IDEMPOTENT_RETRY_DELAY_MS * 2 ** (attempt - 1)));
+      const unreachable = error instanceof ChannelError && error.failure === "unreachable";
+      if (!unreachable || attempt >= IDEMPOTENT_ATTEMPTS_MAX) throw error;
+      await pause(IDEMPOTENT_RETRY_DELAY_MS * 2 ** (attempt - 1));
     }
   }
 }
@@ -49,7 +48,6 @@ export async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
 /** The outbound side: its dependencies, the calls, and the prompt's life (deliver, refresh, finalize). */
 export type Outbound = ReturnType<typeof createOutbound>;
 
-/** Creates the outbound side over a WebClient with the bot token. */
 export function createOutbound(options: {
   name: string;
   client: webApi.WebClient;
@@ -58,10 +56,8 @@ export function createOutbound(options: {
   /** The broker once started (refresh checks whether a question ended meanwhile). */
   broker(): AskUserBroker | undefined;
 }) {
-  const { name, client, logger } = options;
+  const { name, client, logger, people } = options;
   const messages = createPromptMessages();
-
-  /** Runs a call once; a failure is a `ChannelError` for `method`. */
   const call = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -69,29 +65,23 @@ export function createOutbound(options: {
       throw toChannelError(error, method);
     }
   };
-  /** Runs a call that is safe to repeat, again while Slack cannot be reached. */
   const idempotent = <T>(method: string, work: () => Promise<T>) => retryIdempotent(() => call(method, work));
+  const earlier = createEarlierPosts({ name, client, logger, call });
 
   /** Where `conversation` is posted; a conversation that is none throws `AskUserError("invalid_input")`. */
   async function where(conversation: string): Promise<Place> {
     const address = parseConversation(conversation);
     if (!address) throw new AskUserError("invalid_input", conversationProblem(conversation));
-    const channel = address.user
-      ? await idempotent("conversations.open", () => options.people.dm(address.base))
-      : address.base;
-    return {
-      channel,
-      direct: address.user,
-      ...(address.threadTs === undefined ? {} : { threadTs: address.threadTs }),
-    };
+    const { base, user: direct, threadTs } = address;
+    const channel = direct ? await idempotent("conversations.open", () => people.dm(base)) : base;
+    return threadTs === undefined ? { channel, direct } : { channel, direct, threadTs };
   }
 
   /** Edits a message; one that is gone (or its channel) counts as done. */
   async function edit(channel: string, ts: string, message: SlackMessage): Promise<void> {
     await retryIdempotent(async () => {
       try {
-        const blocks = message.blocks ? { blocks: message.blocks } : {};
-        await client.chat.update({ channel, ts, text: message.text, ...blocks });
+        await client.chat.update({ channel, ts, ...message });
       } catch (error) {
         if (!isSettledEditError(error)) throw toChannelError(error, "chat.update");
       }
@@ -99,33 +89,27 @@ export function createOutbound(options: {
   }
 
   /**
-   * Posts the prompt to `record.target` with metadata naming its question; its `ts` is the delivery's
-   * message id. A re-send (repair) first adopts the question's earlier post when Slack lists it
-   * (`earlier-post.ts`), so that a post that reached Slack just before a crash is not doubled.
+   * Posts the prompt with metadata naming its question; its `ts` is the delivery's message id. A re-send
+   * (repair) first adopts the question's earlier post when Slack lists it (`earlier-post.ts`), so that a
+   * post that reached Slack just before a crash is not doubled.
    */
-  async function deliver(request: DeliverRequest, earlier: EarlierPosts): Promise<DeliveryRef> {
-    const { record, forName } = request;
+  async function deliver(request: DeliverRequest): Promise<DeliveryRef> {
+    const { record } = request;
     if (!record.target) throw new AskUserError("invalid_input", "The question has no target conversation.");
     const place = await where(record.target.conversation);
-    if (request.resend) {
-      const adopted = await earlier.find(place, record);
-      if (adopted !== undefined) {
-        logger.warn(
-          { channel: name, questionId: record.id, messageId: adopted },
-          `${name}: the prompt was posted before the crash; keeping that message`,
-        );
-        return { messageId: adopted };
-      }
+    const adopted = request.resend ? await earlier.find(place, record) : undefined;
+    if (adopted !== undefined) {
+      logger.warn(
+        { channel: name, questionId: record.id, messageId: adopted },
+        `${name}: the prompt was posted before the crash; keeping that message`,
+      );
+      return { messageId: adopted };
     }
-    const { layout: _, ...message } = promptMessage(record, {
-      buttons: request.buttons,
-      ...(forName === undefined ? {} : { forName }),
-    });
+    const { layout: _, ...message } = promptMessage(record, request);
     const result = await call("chat.postMessage", () =>
       client.chat.postMessage({
         channel: place.channel,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
+        ...message,
         ...(place.threadTs === undefined ? {} : { thread_ts: place.threadTs }),
         metadata: promptMetadata(record.id),
         unfurl_links: false,
@@ -141,7 +125,7 @@ export function createOutbound(options: {
     return { messageId: result.ts };
   }
 
-  /** Edits a delivered prompt to its summary (after the edits in flight); a message that is gone counts as done. */
+  /** Edits a delivered prompt to its summary, after the edits in flight. */
   async function finalize(request: FinalizeRequest): Promise<void> {
     const { channel } = await where(request.delivery.conversation);
     const ts = request.delivery.messageId;
@@ -150,9 +134,9 @@ export function createOutbound(options: {
   }
 
   /**
-   * Shows a form's changed draft in its message (`chat.update` with each group's new selection). Then,
-   * if the question ended while the edit was on its way (a Send that won the race on another instance),
-   * the summary is edited in again, so that it is the last edit whatever order Slack got the two in.
+   * Shows a form's changed draft in its message. Then, if the question ended while the edit was on its
+   * way (a Send that won the race on another instance), the summary is edited in again, so that it is
+   * the last edit whatever order Slack got the two in.
    */
   async function refresh(request: RefreshRequest): Promise<void> {
     const { record, delivery } = request;
@@ -161,13 +145,10 @@ export function createOutbound(options: {
     const forName = promptAudience(record, place.direct);
     const key = `${place.channel}:${delivery.messageId}`;
     await messages.show(key, record, (latest) => {
-      const { layout, ...message } = promptMessage(latest, {
-        buttons: false,
-        ...(forName === undefined ? {} : { forName }),
-      });
+      const { layout, ...message } = promptMessage(latest, { buttons: false, forName });
       // A form asked as text shows no draft either.
-      const send = () =>
-        layout === "form" ? edit(place.channel, delivery.messageId, message) : Promise.resolve();
+      const send = async () =>
+        layout === "form" ? edit(place.channel, delivery.messageId, message) : undefined;
       return { sameness: JSON.stringify(message), send };
     });
     const latest = await options.broker()?.get(record.id);
@@ -177,5 +158,5 @@ export function createOutbound(options: {
     }
   }
 
-  return { name, client, logger, call, idempotent, where, edit, deliver, finalize, refresh };
+  return { name, client, logger, people, call, idempotent, where, edit, deliver, finalize, refresh };
 }

@@ -1,37 +1,32 @@
 /**
- * Who someone is: their Slack locale and display name from `users.info` (`include_locale`), cached,
- * and the DM channel of a user from `conversations.open`, cached. Lookups never fail the caller: a
- * missing scope or a slow API gives `{}`.
+ * Who someone is: their display name and Slack locale from `users.info` (`include_locale`), and the DM
+ * channel of a user from `conversations.open`, both cached. A person's lookup never fails the caller: a
+ * missing scope or a slow API names them `<@U…>`.
  */
-import { rememberBounded } from "@ask-user/core/channel";
+import { rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import { DM_CACHE_MAX, USER_CACHE_MAX, USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
 
-/** What the app knows about a person. */
+/** A person as the broker names them: `@display name` (`✅ Deploy: Staging — @alice`) or `<@U…>`. */
 export interface Person {
-  /** `@display name`, for summaries (`✅ Deploy: Staging — @alice`). */
-  displayName?: string;
+  displayName: string;
   /** Their Slack locale, e.g. `de-DE`. */
   locale?: string;
 }
 
-/**
- * How Slack names a user without a lookup: `<@U0ALICE>`, which Slack shows as their current name (SPEC
- * §5). Used when `users.info` gives no name (no `users:read`, Slack slow or down) and for creators.
- */
+/** How Slack names a user without a lookup: `<@U0ALICE>`, which Slack shows as their current name (SPEC §5). */
 export function mention(userId: string): string {
   return `<@${userId}>`;
 }
 
 /** The people directory of one workspace. */
 export interface People {
-  /** The person, from the cache or `users.info`; waits at most `budgetMs` (then `{}`, cached later). */
+  /** The person, from the cache or `users.info`; waits at most `budgetMs` (the answer is cached later). */
   lookup(userId: string, budgetMs?: number): Promise<Person>;
   /** The DM channel id with a user (`conversations.open`); throws when Slack refuses. */
   dm(userId: string): Promise<string>;
 }
 
-/** Creates the directory over a WebClient with a bot token. */
 export function createPeople(client: webApi.WebClient, now: () => number = Date.now): People {
   const people = new Map<string, { person: Person; at: number }>();
   const inFlight = new Map<string, Promise<Person>>();
@@ -42,15 +37,13 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
     if (running) return running;
     const work = client.users
       .info({ user: userId, include_locale: true })
-      .then((result) => {
-        const user = result.user;
-        const person: Person = {};
+      .then(({ user }) => {
         const name = user?.profile?.display_name || user?.name || user?.real_name;
-        if (name) person.displayName = `@${name}`;
+        const person: Person = { displayName: name ? `@${name}` : mention(userId) };
         if (user?.locale) person.locale = user.locale;
         return person;
       })
-      .catch((): Person => ({}))
+      .catch((): Person => ({ displayName: mention(userId) }))
       .then((person) => {
         rememberBounded(people, userId, { person, at: now() }, USER_CACHE_MAX);
         inFlight.delete(userId);
@@ -61,22 +54,16 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
   };
 
   return {
-    lookup(userId, budgetMs = USER_LOOKUP_BUDGET_MS) {
+    async lookup(userId, budgetMs = USER_LOOKUP_BUDGET_MS) {
       const cached = people.get(userId);
-      if (cached && now() - cached.at < USER_CACHE_TTL_MS) return Promise.resolve(cached.person);
-      return new Promise<Person>((resolve) => {
-        const timer = setTimeout(() => resolve({}), budgetMs);
-        void fetchPerson(userId).then((person) => {
-          clearTimeout(timer);
-          resolve(person);
-        });
-      });
+      if (cached && now() - cached.at < USER_CACHE_TTL_MS) return cached.person;
+      const found = await within(fetchPerson(userId), budgetMs);
+      return found === TIMED_OUT ? { displayName: mention(userId) } : found;
     },
     async dm(userId) {
       const known = dms.get(userId);
       if (known) return known;
-      const result = await client.conversations.open({ users: userId });
-      const id = result.channel?.id;
+      const id = (await client.conversations.open({ users: userId })).channel?.id;
       if (!id) throw new Error(`conversations.open gave no channel for ${userId}`);
       rememberBounded(dms, userId, id, DM_CACHE_MAX);
       return id;

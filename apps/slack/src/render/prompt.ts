@@ -28,10 +28,8 @@ import {
 } from "../limits.ts";
 import { escapeMrkdwn, escapeWithin, type SlackMessage, slackDate } from "./mrkdwn.ts";
 
-/** A user mention exactly: `<@U0ALICE>`. */
 const MENTION = /^<@[UW][A-Z0-9]{2,}>$/;
 
-/** What the prompt's text lines need of a view: its locale, deadline and audience. */
 type Frame = Pick<PromptView, "locale" | "expires" | "audience">;
 
 /** "For <name>" (SPEC §6) as mrkdwn: a mention `<@U…>` stays one (the question is theirs); else escaped. */
@@ -41,27 +39,19 @@ function forText(view: Frame): string | undefined {
   return messagesFor(view.locale).forWhom(MENTION.test(name) ? name : escapeWithin(name, 200));
 }
 
-/** The "For …" section of a prompt in a shared conversation. */
 function forLine(view: PromptView): types.KnownBlock[] {
   const text = forText(view);
   return text === undefined ? [] : [{ type: "section", text: { type: "mrkdwn", text } }];
 }
 
-/**
- * Slack's view of a record: buttons when the broker says so, a form when every question fits one radio
- * button or checkbox group (10 options), every question shown at once (Send and Skip carry the first
- * question's token).
- */
-export function slackView(
-  record: QuestionRecord,
-  options: { buttons: boolean; forName?: string },
-): PromptView {
-  return buildPromptView(record, {
-    buttons: options.buttons,
-    forms: { maxOptions: CHOICE_OPTIONS_MAX },
-    shown: 0,
-    ...(options.forName === undefined ? {} : { forName: options.forName }),
-  });
+/** Native buttons for a lone single-select question (the broker's); "For …" (`promptAudience`). */
+type ViewOptions = { buttons: boolean; forName?: string | undefined };
+
+/** Slack's view of a record: a form when every question fits one group (10 options), all shown at once. */
+export function slackView(record: QuestionRecord, options: ViewOptions): PromptView {
+  const { buttons, forName } = options;
+  const forms = { maxOptions: CHOICE_OPTIONS_MAX };
+  return buildPromptView(record, { buttons, forms, shown: 0, ...(forName === undefined ? {} : { forName }) });
 }
 
 /** The most a text may take: the limit when drawing for Slack, unbounded while `fitView` measures. */
@@ -76,7 +66,7 @@ export function headline(question: QuestionView, cap: Cap = exact): string {
   return `*${header}*\n${escapeWithin(question.question, cap(SECTION_TEXT_MAX_CHARS - header.length - 3))}`;
 }
 
-/** The option descriptions as mrkdwn lines (`*Label* — description`), for a context block. */
+/** The option descriptions as mrkdwn lines (`*Label* — description`). */
 function descriptionLines(question: QuestionView): string | undefined {
   const described = question.options.filter((option) => option.description);
   if (described.length === 0) return undefined;
@@ -85,7 +75,7 @@ function descriptionLines(question: QuestionView): string | undefined {
     .join("\n");
 }
 
-/** A button whose `action_id` and `value` are core's action payload; its label cut to 75 with "…". */
+/** A button whose `action_id` and `value` are core's action payload. */
 function button(text: string, action: string, primary = false): types.Button {
   const element: types.Button = {
     type: "button",
@@ -97,22 +87,16 @@ function button(text: string, action: string, primary = false): types.Button {
   return element;
 }
 
-/** The deadline line in the reader's local time (`Expires at <!date^…>.`); the fallback has the date. */
 function deadline(view: Frame): string {
   // A "now" on another day makes formatTime include the date: the fallback must not assume today.
   const fallback = formatTime(view.expires.at, view.locale, view.expires.at - 86_400_000);
   return messagesFor(view.locale).expiresAt(slackDate(view.expires.at, fallback));
 }
 
-/** The token of a question (its controls' `block_id`s), from its payload. */
 const tokenOf = (question: QuestionView | undefined) =>
   question ? (decodeAction(question.choose)?.token ?? "") : "";
 
-/**
- * One single-select question: "For <@U…>", a section with header and question, a context with the
- * option descriptions and the deadline, and one actions block — a button per option (the recommended
- * first one `primary`), Other…, Skip.
- */
+/** One single-select question: a button per option (the recommended first one `primary`), Other…, Skip. */
 function buttonBlocks(view: PromptView, cap: Cap): types.KnownBlock[] {
   const question = view.questions[0];
   if (!question) throw new TypeError("renderPrompt: the view has no question");
@@ -135,10 +119,10 @@ function buttonBlocks(view: PromptView, cap: Cap): types.KnownBlock[] {
 }
 
 /**
- * One form question: its section (with the own answer the draft holds), the descriptions in a context
- * when one is longer than an option's 75, and its radio buttons or checkboxes, selected as the draft
- * says, with Other…. The `block_id` is new in every `version` of the record: Slack's client keeps what a
- * person selected in a block it knows and shows `initial_option(s)` only for a new one.
+ * One form question: its section (with the draft's own answer), the descriptions in a context when one
+ * is longer than an option's, and its radio buttons or checkboxes as the draft says, with Other…. The
+ * `block_id` is new in every `version`: Slack's client keeps what a person selected in a block it knows
+ * and shows `initial_option(s)` only for a new one.
  */
 function questionBlocks(view: PromptView, question: QuestionView, version: number, cap: Cap) {
   let text = headline(question, cap);
@@ -176,7 +160,6 @@ function questionBlocks(view: PromptView, question: QuestionView, version: numbe
   return blocks;
 }
 
-/** A form: "For <@U…>", each question, how to reply by text and the deadline, then Send and Skip. */
 function formBlocks(view: PromptView, version: number, cap: Cap): types.KnownBlock[] {
   const { send, skip } = view.controls;
   const footer = [...view.howToReply.map(escapeMrkdwn), deadline(view)].join("\n");
@@ -192,7 +175,7 @@ function formBlocks(view: PromptView, version: number, cap: Cap): types.KnownBlo
   ];
 }
 
-/** Core's readable text as mrkdwn: escaped, "For <@U…>" kept a mention, the deadline in the reader's time. */
+/** Core's readable text as mrkdwn: "For <@U…>" kept a mention, the deadline in the reader's time. */
 function readableText(text: string, view: Frame): string {
   const lines = escapeMrkdwn(text).split("\n");
   const audience = forText(view);
@@ -201,7 +184,6 @@ function readableText(text: string, view: Frame): string {
   return lines.join("\n");
 }
 
-/** True when every text of `message` is within Slack's limits. */
 function fitsSlack(message: SlackMessage): boolean {
   if (message.text.length > MESSAGE_TEXT_MAX_CHARS) return false;
   return (message.blocks ?? []).every((block) => {
@@ -219,9 +201,8 @@ function draw(view: PromptView, version: number, cap: Cap): SlackMessage {
 }
 
 /**
- * The prompt message of `view` (see {@link slackView}), shortened by core's ladder until it fits. Its
- * `text` (notifications, search, clients without blocks) is the unshortened readable text for a form,
- * `Header: question` for buttons. `version` is the record's (a form's block ids change with it).
+ * The prompt message of `view`, shortened by core's ladder until it fits. Its `text` (notifications,
+ * search, clients without blocks) is the unshortened readable text for a form, `Header: question` for buttons.
  */
 export function renderPrompt(view: PromptView, version: number): SlackMessage {
   const fitted = fitView(view, (v) => fitsSlack(draw(v, version, unbounded)));
@@ -234,10 +215,10 @@ export function renderPrompt(view: PromptView, version: number): SlackMessage {
   return message;
 }
 
-/** The prompt message of `record` as Slack shows it (see {@link slackView}); `layout` says which. */
+/** The prompt message of `record` as Slack shows it; `layout` says which. */
 export function promptMessage(
   record: QuestionRecord,
-  options: { buttons: boolean; forName?: string },
+  options: ViewOptions,
 ): SlackMessage & { layout: PromptView["layout"] } {
   const view = slackView(record, options);
   return { layout: view.layout, ...renderPrompt(view, record.version) };
