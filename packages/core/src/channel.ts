@@ -85,6 +85,7 @@ export {
   clipText,
   graphemeLength,
   isRecommended,
+  type LengthUnit,
   stripRecommended,
   truncateGraphemes,
 } from "./prompt/text.ts";

@@ -26,19 +26,37 @@ export function truncateGraphemes(text: string, max: number): string {
   return out;
 }
 
+/** How a platform counts a text's length: UTF-16 code units (most) or code points (Discord). */
+export type LengthUnit = "utf16" | "codePoint";
+
+/** Number of code points in `text` (an emoji such as 👍 is 1, 👍🏽 is 2). */
+function codePoints(text: string): number {
+  if (plainAscii.test(text)) return text.length;
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /**
- * `text` cut to at most `max` UTF-16 code units (what platforms count), ending in "…" when cut, never
- * inside a grapheme cluster.
+ * `text` cut to at most `max` units, ending in "…" when cut, never inside a grapheme cluster (trailing
+ * white space before the "…" dropped). `unit` is how the platform counts: UTF-16 code units (default)
+ * or code points (Discord).
  *
- * @example clipText("Deploy to production now", 10); // "Deploy to…"
+ * @example
+ * clipText("Deploy to production now", 10); // "Deploy to…"
+ * clipText("👍👍👍👍", 3, "codePoint"); // "👍👍…"
  */
-export function clipText(text: string, max: number): string {
-  if (text.length <= max) return text;
+export function clipText(text: string, max: number, unit: LengthUnit = "utf16"): string {
+  const length = unit === "utf16" ? (part: string) => part.length : codePoints;
+  if (text.length <= max || length(text) <= max) return text;
   if (max <= 0) return "";
   let out = "";
+  let used = 0;
   for (const { segment } of segmenter.segment(text)) {
-    if (out.length + segment.length > max - 1) break;
+    const size = length(segment);
+    if (used + size > max - 1) break;
     out += segment;
+    used += size;
   }
   return `${out.trimEnd()}…`;
 }
