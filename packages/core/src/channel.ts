@@ -2,8 +2,8 @@
  * `@ask-user/core/channel` — the kit of a platform author: one channel definition (`defineChannel`), the
  * channel port and its requests, the prompt view core computes (`buildPromptView`, `fitView`,
  * `renderViewText`), the one form state (`createPromptMessages`), the action codec, notices, text helpers
- * and messages, leases for connections a platform allows once, and the record and broker types a channel
- * reads. Applications use `@ask-user/core`; see the README's "Write a channel".
+ * and messages, leases for connections a platform allows once, the kit around a platform (handled once,
+ * answer within N ms, the not-ready answer) and the record and broker types a channel reads. Applications use `@ask-user/core`; see the README's "Write a channel".
  */
 
 export type { AskUserBroker } from "./broker/broker.ts";
