@@ -1,5 +1,6 @@
 import type { AskUserBroker, QuestionRecord } from "@ask-user/core";
 import { describeError } from "@ask-user/core";
+import { clipText } from "@ask-user/core/channel";
 import type { Logger } from "pino";
 import webpush from "web-push";
 import type { VapidKeys } from "./keys.ts";
@@ -22,11 +23,6 @@ const MAX_TTL_SECONDS = 86_400;
 const MAX_TITLE = 120;
 const MAX_BODY = 240;
 
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
-}
-
 /** The notification of a new question: its headers as the title, the first question as the body. */
 export function pushPayloadOf(record: QuestionRecord): PushPayload {
   const questions = record.prompt.questions;
@@ -36,8 +32,8 @@ export function pushPayloadOf(record: QuestionRecord): PushPayload {
   const body = questions.length > 1 ? `${first} (+${questions.length - 1})` : first;
   return {
     id: record.id,
-    title: shorten(title, MAX_TITLE),
-    body: shorten(body, MAX_BODY),
+    title: clipText(title, MAX_TITLE, "codePoint"),
+    body: clipText(body, MAX_BODY, "codePoint"),
     url: `/#q=${encodeURIComponent(record.id)}`,
   };
 }
