@@ -16,14 +16,21 @@ import {
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
+  createOnce,
+  notReadyResponse,
 } from "@ask-user/core/channel";
 import type { App, webApi } from "@slack/bolt";
 import type { SlackConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 import { createInbound } from "./inbound.ts";
 import { acknowledgeTheRest, createBoltApp } from "./ingress/bolt-app.ts";
-import { firstTime } from "./ingress/dedupe.ts";
-import { ACTIONS_ELEMENTS_MAX, BUTTON_TEXT_MAX_CHARS, EVENTS_PATH, LEGACY_EVENTS_PATH } from "./limits.ts";
+import {
+  ACTIONS_ELEMENTS_MAX,
+  BUTTON_TEXT_MAX_CHARS,
+  DEDUPE_TTL_MS,
+  EVENTS_PATH,
+  LEGACY_EVENTS_PATH,
+} from "./limits.ts";
 import { sendNotice } from "./notices.ts";
 import { createOutbound } from "./outbound.ts";
 import { slackTime } from "./render/mrkdwn.ts";
@@ -70,7 +77,6 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
   const name = options.name ?? "slack";
   const client = options.client ?? app.client;
   const logger: ChannelLogger = options.logger ?? consoleLogger;
-  const coordination = options.coordination ?? createMemoryCoordination();
   let broker: AskUserBroker | undefined;
   let receiving = false;
   let stopped = false;
@@ -103,7 +109,8 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
       if (stopped) throw new AskUserError("closed", "The Slack channel was stopped.");
       if (broker) throw new AskUserError("invalid_input", "The Slack channel is started already.");
       broker = next;
-      const once = { take: (key: string) => firstTime(coordination, key, logger, name) };
+      const coordination = options.coordination ?? createMemoryCoordination();
+      const once = createOnce({ coordination, ttlMs: DEDUPE_TTL_MS, logger, channel: name });
       const inbound = createInbound({ ...out, broker: next, once });
       app.use(async (args) => (stopped ? args.next() : inbound(args)));
       if (!own) return;
@@ -149,12 +156,8 @@ export async function create(context: ChannelPluginContext<SlackConfig>): Promis
   return {
     ...slack,
     // Before start and after stop: 503 with Retry-After, so that Slack redelivers an event.
-    handleWebhook: async (request) => (receiving() ? receiver.handle(request) : notReady()),
+    handleWebhook: async (request) =>
+      receiving() ? receiver.handle(request) : notReadyResponse("The Slack channel is not receiving yet.", 1),
     listen: { host: config.host, port: config.port, paths: [EVENTS_PATH, LEGACY_EVENTS_PATH] },
   };
-}
-
-function notReady(): Response {
-  const body = { ok: false, error: "not_ready", message: "The Slack channel is not receiving yet." };
-  return Response.json(body, { status: 503, headers: { "retry-after": "1" } });
 }

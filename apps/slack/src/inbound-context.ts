@@ -1,11 +1,11 @@
 /** What the inbound handlers (messages, taps, modal submissions) share: the outbound side and the broker. */
-import type { AskUserBroker, InboundOutcome } from "@ask-user/core/channel";
+import type { AskUserBroker, InboundOutcome, Once } from "@ask-user/core/channel";
 import type { Outbound } from "./outbound.ts";
 
 export interface InboundDeps extends Outbound {
   broker: AskUserBroker;
-  /** "Handled once" among instances (`ingress/dedupe.ts`): `take(key)` is true the first time, or when the store cannot say. */
-  once: { take(key: string): Promise<boolean> };
+  /** "Handled once" among instances, by the keys of `ingress/dedupe.ts`. */
+  once: Once;
 }
 
 /** An outcome told to the person privately: not one the message itself shows (an answer, a skip, a choice). */

@@ -1,11 +1,10 @@
 /**
- * Handled once across instances (SPEC §9): the keys under which a Slack request is recorded in the
- * store's shared {@link Coordination}, so that a second delivery of it — Slack's retry of an event, a
- * proxy's retry of an interaction — is dropped by whichever instance it reaches.
+ * Handled once across instances (SPEC §9): the keys under which a Slack request is recorded with core's
+ * `createOnce` (`take`, in the store's shared coordination), so that a second delivery of it — Slack's
+ * retry of an event, a proxy's retry of an interaction — is dropped by whichever instance it reaches.
+ * When the store cannot say, the request is handled: a rare duplicate notice is better than a lost answer.
  */
-import { type AskUserLogger, type Coordination, describeError } from "@ask-user/core/channel";
 import type { BlockAction, EnvelopedEvent, ViewSubmitAction } from "@slack/bolt";
-import { DEDUPE_TTL_MS } from "../limits.ts";
 
 /** An Events API request: `slack:event:<event_id>` (Slack keeps the id when it redelivers). */
 export function eventKey(body: EnvelopedEvent): string | undefined {
@@ -26,25 +25,4 @@ export function tapKey(body: BlockAction): string | undefined {
  */
 export function submissionKey(body: ViewSubmitAction): string | undefined {
   return body.trigger_id && body.view.id ? `slack:view:${body.view.id}:${body.trigger_id}` : undefined;
-}
-
-/**
- * True the first time any instance sees `key`. When the store cannot say (it is down), the request is
- * handled: a rare duplicate notice is better than an answer lost.
- */
-export async function firstTime(
-  coordination: Coordination,
-  key: string,
-  logger: AskUserLogger,
-  channel: string,
-): Promise<boolean> {
-  try {
-    return await coordination.firstSeen(key, DEDUPE_TTL_MS);
-  } catch (error) {
-    logger.warn(
-      { channel, key, err: describeError(error) },
-      "could not check whether a Slack request was handled already",
-    );
-    return true;
-  }
 }
