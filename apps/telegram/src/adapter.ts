@@ -1,16 +1,13 @@
 /**
  * The Telegram channel: core's channel port over a grammY bot (send, edit, notify) with one lifecycle,
  * `start(broker)` / `stop()` — mounted on a bot the host already has ({@link createTelegramChannel}), or
- * built from the plugin's config ({@link create}, loaded by `channelPlugin.create`), which also starts
- * receiving: long polling under the shared lease, or the webhook registered and served by `handleWebhook`.
+ * built from the plugin's config ({@link create}), which also receives: long polling under the shared
+ * lease, or the webhook registered and served by `handleWebhook`.
  */
 import {
-  type AskUserBroker,
   AskUserError,
-  type AskUserLogger,
   type ChannelAdapter,
   type ChannelIngress,
-  type ChannelListen,
   type ChannelLogger,
   type ChannelPluginContext,
   type Coordination,
@@ -18,7 +15,7 @@ import {
   describeError,
 } from "@ask-user/core/channel";
 import { Api, Bot, type Context } from "grammy";
-import type { TelegramConfig, TelegramWebhookConfig } from "./config.ts";
+import type { TelegramConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { createInbound } from "./inbound.ts";
@@ -35,25 +32,19 @@ import { lookUpName } from "./names.ts";
 import { sendNotice } from "./notices.ts";
 import { createChannelApi, createPrompts } from "./outbound.ts";
 
-/** How long `create` waits for `getMe` (the token check) before it fails as unreachable. */
-const GET_ME_TIMEOUT_MS = 15_000;
-
 /** Options of {@link createTelegramChannel}. */
 export interface TelegramChannelOptions<C extends Context = Context> {
   /** The host's grammY bot; `start` adds one middleware to it and leaves the rest alone. */
   bot: Bot<C>;
   /** Where handler failures are reported (default: stderr). */
-  logger?: AskUserLogger;
-  /**
-   * Shared with the other instances on the same store (every `QuestionStore` is one): each update is
-   * handled once across all of them. Without it, redeliveries are dropped by this process alone.
-   */
+  logger?: ChannelLogger;
+  /** Shared with the other instances (every `QuestionStore` is one): each update is handled once across them. */
   coordination?: Coordination;
   /** Locale for users without a supported `language_code` (default: the broker's locale). */
   defaultLocale?: string;
   /** The channel's name in targets (default `"telegram"`). */
   name?: string;
-  /** How the bot receives updates, for `capabilities.ingress` (default `"polling"`, grammY's `bot.start`). */
+  /** Only sets `capabilities.ingress` (default `"polling"`). */
   ingress?: Extract<ChannelIngress, "polling" | "webhook">;
 }
 
@@ -62,17 +53,25 @@ export interface TelegramChannel extends ChannelAdapter {
   readonly name: string;
 }
 
+/** A Telegram channel built from the plugin's config, with the grammY bot it runs. */
+export interface TelegramAdapter extends TelegramChannel {
+  /** Handlers added after `start` come after the one that answers every unhandled tap. */
+  readonly bot: Bot;
+}
+
+/** How a bot built by {@link create} receives updates, once the channel's middleware is mounted. */
+interface Receiver {
+  start(api: Api): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
- * Mounts ask-user on an existing grammY bot: pass the channel to the broker, then `start(broker)` adds
- * the channel's middleware to the bot (`bot.use`) — handlers the bot had before come first and see
- * every update; handlers added afterwards get what the channel passes on. `stop()` lets every update
- * pass on from then; the bot itself is yours to run and stop. A lone single-select question arrives
- * with one button per option; a form shows one question at a time over buttons that stage the shared
- * draft (✓), ‹ Back / Next ›, Skip and Send. The channel's Bot API calls go through its own client (the
- * bot's options plus bounded retries); `bot.api` is left as it is.
+ * Mounts ask-user on an existing grammY bot: `start(broker)` adds the channel's middleware (`bot.use`) —
+ * handlers added before it see every update, handlers added after get what the channel passes on.
+ * `stop()` lets every update pass on from then; the bot itself is yours to run and stop. The channel's
+ * Bot API calls go through its own client (the bot's options plus bounded retries); `bot.api` is left alone.
  *
  * @example
- * const bot = new Bot(process.env.TELEGRAM_BOT_TOKEN ?? "");
  * const telegram = createTelegramChannel({ bot });
  * const askUser = createAskUser({ store: createMemoryStore(), channels: [telegram] });
  * await telegram.start(askUser);
@@ -81,14 +80,17 @@ export interface TelegramChannel extends ChannelAdapter {
 export function createTelegramChannel<C extends Context>(
   options: TelegramChannelOptions<C>,
 ): TelegramChannel {
-  const { bot, coordination, defaultLocale } = options;
-  const name = options.name ?? "telegram";
-  const logger = options.logger ?? consoleLogger;
+  return mount(options);
+}
+
+function mount<C extends Context>(options: TelegramChannelOptions<C>, receiver?: Receiver): TelegramChannel {
+  const { bot, name = "telegram", ingress = "polling" } = options;
+  const logger: ChannelLogger = options.logger ?? consoleLogger;
   const api = createChannelApi(bot.token, bot.api.options);
   // Names are looked up while a question is created: one try, no retries that would hold it up.
   const lookup = new Api(bot.token, bot.api.options);
   const { messages, showForm, ...prompts } = createPrompts(api);
-  let state: "created" | "running" | "stopped" = "created";
+  let state: "created" | "starting" | "running" | "stopped" = "created";
 
   return {
     name,
@@ -101,7 +103,7 @@ export function createTelegramChannel<C extends Context>(
       privateNotices: false,
       maxButtons: INLINE_KEYBOARD_MAX_BUTTONS,
       maxButtonLabel: BUTTON_LABEL_MAX_CHARS,
-      ingress: options.ingress ?? "polling",
+      ingress,
     },
     // Private chats have positive ids; groups, supergroups and channels negative ones.
     isDirect: (conversation) => (parseConversation(conversation)?.chatId ?? 0) > 0,
@@ -111,72 +113,30 @@ export function createTelegramChannel<C extends Context>(
     async start(broker) {
       if (state !== "created")
         throw new AskUserError("invalid_input", `The Telegram channel cannot be started when ${state}.`);
+      state = "starting";
+      const running = () => state !== "stopped";
+      bot.use(createInbound<C>({ ...options, name, api, logger, broker, messages, showForm, running }));
+      await receiver?.start(api);
+      if (state !== "starting") return receiver?.stop(); // stop() came while it started
       state = "running";
-      const inbound = { name, api, logger, broker, messages, showForm, running: () => state === "running" };
-      bot.use(
-        createInbound<C>({
-          ...inbound,
-          ...(coordination === undefined ? {} : { coordination }),
-          ...(defaultLocale === undefined ? {} : { defaultLocale }),
-        }),
-      );
+      if (!receiver) return;
+      const mode = ingress === "webhook" ? "webhook" : "long polling";
+      logger.info?.({ channel: "telegram", bot: `@${bot.botInfo.username}`, mode }, "telegram ready");
     },
     async stop() {
       state = "stopped";
+      await receiver?.stop();
     },
   };
 }
 
-/** A Telegram channel built from the plugin's config, with the grammY bot it runs. */
-export interface TelegramAdapter extends TelegramChannel {
-  /**
-   * The bot. Handlers added to it after `start` come after the one that answers every tap nobody
-   * handled, so they get no callback queries.
-   */
-  readonly bot: Bot;
-}
-
 /**
- * The last handler: a tap on a button that nobody handled (another bot's or an old keyboard's
- * `callback_data`) is answered without text, so the person's client stops spinning.
- */
-async function answerUnhandledTap(ctx: Context, logger: ChannelLogger): Promise<void> {
-  await ctx.answerCallbackQuery().catch((error: unknown) => {
-    logger.warn({ channel: "telegram", err: describeError(error) }, "could not answer a callback query");
-  });
-}
-
-/** The answer to a webhook request while inbound is not running: Telegram delivers it again later. */
-function notReady(): Response {
-  return Response.json(
-    { ok: false, error: "The Telegram channel is not receiving updates yet; try again." },
-    { status: 503, headers: { "retry-after": String(WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS) } },
-  );
-}
-
-/** Where a standalone host serves the webhook: the configured host and port, the URL's path. */
-function listenOf(webhook: TelegramWebhookConfig): ChannelListen {
-  return { host: webhook.host, port: webhook.port, paths: [new URL(webhook.url).pathname] };
-}
-
-/** The banner line: the webhook URL without its query (it may carry a credential of the proxy's). */
-function describeInstance(username: string, webhook: TelegramWebhookConfig | undefined): string {
-  if (!webhook) return `telegram (${username}, long polling)`;
-  const url = new URL(webhook.url);
-  return `telegram (${username}, webhook ${url.origin}${url.pathname})`;
-}
-
-/**
- * Builds the bot (its `getMe` included, for the banner: one try within 15 s, failing as a `ChannelError`
- * — `refused` for a wrong token, `unreachable` when Telegram can't be reached — so a host can say why
- * and try again) and the channel; nothing is received until `start`. Webhook mode: `handleWebhook`
- * answers 503 with `Retry-After` until then (and after `stop`), and `listen` says where a standalone host
- * serves it.
+ * Builds the bot (its `getMe` included: one try within 15 s, failing as a `ChannelError` — `refused` for
+ * a wrong token, `unreachable` when Telegram can't be reached) and the channel; nothing is received until
+ * `start`. Webhook mode: `handleWebhook` answers 503 with `Retry-After` until then and after `stop`.
  *
  * @example
  * const telegram = await create({ config, logger, coordination: store, instanceId: "gw-1" });
- * const askUser = createAskUser({ store, channels: [telegram] });
- * await telegram.start(askUser);
  */
 export async function create(context: ChannelPluginContext<TelegramConfig>): Promise<TelegramAdapter> {
   const { config, logger, coordination, instanceId } = context;
@@ -195,79 +155,71 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
   try {
     // One bounded getMe, not `bot.init()`: grammY retries that one silently for as long as Telegram
     // can't be reached (pauses growing to 20 minutes), so the host would never hear why.
-    const signal = AbortSignal.timeout(GET_ME_TIMEOUT_MS) as Parameters<typeof bot.api.getMe>[0];
-    bot.botInfo = await bot.api.getMe(signal);
+    bot.botInfo = await bot.api.getMe(AbortSignal.timeout(15_000) as Parameters<typeof bot.api.getMe>[0]);
   } catch (error) {
     throw toChannelError(error, "getMe");
   }
-  const username = `@${bot.botInfo.username}`;
-  const webhook = config.webhook;
-  const channel = createTelegramChannel({
-    bot,
-    logger,
-    coordination,
-    ingress: webhook ? "webhook" : "polling",
-  });
-  let state: "created" | "starting" | "running" | "stopped" = "created";
+  const { webhook } = config;
   let polling: Polling | undefined;
   let handler: WebhookHandler | undefined;
-
-  const start = async (broker: AskUserBroker): Promise<void> => {
-    if (state !== "created")
-      throw new AskUserError("invalid_input", `The Telegram channel cannot be started when ${state}.`);
-    state = "starting";
-    await channel.start(broker);
-    bot.on("callback_query", (ctx) => answerUnhandledTap(ctx, logger));
-    if (webhook) {
+  const receiver: Receiver = {
+    async start(api) {
+      // The last handler: a tap nobody handled (another bot's, an old keyboard's) stops spinning.
+      bot.on("callback_query", (ctx) =>
+        ctx.answerCallbackQuery().catch((error: unknown) => {
+          logger.warn(
+            { channel: "telegram", err: describeError(error) },
+            "could not answer a callback query",
+          );
+        }),
+      );
+      if (!webhook) {
+        const settings = {
+          allowedUpdates: ALLOWED_UPDATES,
+          logger,
+          coordination,
+          instanceId,
+          ...config.polling,
+        };
+        polling = await startPolling(bot, settings);
+        return;
+      }
       // Served from now on: updates Telegram sends right after setWebhook are not bounced.
       handler = createWebhookHandler(bot, { secretToken: webhook.secret, logger });
-      const api = createChannelApi(config.token, bot.api.options);
       const settings = { secret_token: webhook.secret, allowed_updates: [...ALLOWED_UPDATES] };
       await api.setWebhook(webhook.url, settings).catch((error: unknown) => {
         throw toChannelError(error, "setWebhook");
       });
-    } else {
-      const { leaseTtlMs, retryDelayMs } = config.polling ?? {};
-      polling = await startPolling(bot, {
-        allowedUpdates: ALLOWED_UPDATES,
-        logger,
-        coordination,
-        instanceId,
-        ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
-        ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
-      });
-    }
-    if (state !== "starting") {
-      await polling?.stop(); // stop() came while polling started
-      return;
-    }
-    state = "running";
-    const mode = webhook ? "webhook" : "long polling";
-    logger.info?.({ channel: "telegram", bot: username, mode }, "telegram ready");
+    },
+    async stop() {
+      await polling?.stop();
+      polling = undefined;
+      const serving = handler;
+      handler = undefined;
+      // Webhook updates answered 200 while still being handled finish first (bounded).
+      if (serving && !(await serving.settled(WEBHOOK_STOP_WAIT_MS)))
+        logger.warn(
+          { channel: "telegram", afterMs: WEBHOOK_STOP_WAIT_MS },
+          "stopped with webhook updates still being handled",
+        );
+    },
   };
-
+  const channel = mount({ bot, logger, coordination, ingress: webhook ? "webhook" : "polling" }, receiver);
+  const username = `@${bot.botInfo.username}`;
+  if (!webhook) return { ...channel, bot, describe: `telegram (${username}, long polling)` };
+  const url = new URL(webhook.url);
   return {
     ...channel,
     bot,
-    describe: describeInstance(username, webhook),
-    ...(webhook
-      ? {
-          listen: listenOf(webhook),
-          handleWebhook: async (request: Request) =>
-            state !== "stopped" && handler ? handler(request) : notReady(),
-        }
-      : {}),
-    start,
-    async stop() {
-      state = "stopped";
-      await polling?.stop();
-      polling = undefined;
-      // Webhook updates answered 200 while still being handled finish first (bounded).
-      if (handler && !(await handler.settled(WEBHOOK_STOP_WAIT_MS))) {
-        const details = { channel: "telegram", afterMs: WEBHOOK_STOP_WAIT_MS };
-        logger.warn(details, "stopped with webhook updates still being handled");
-      }
-      await channel.stop();
-    },
+    // Without the URL's query: it may carry a credential of the proxy's.
+    describe: `telegram (${username}, webhook ${url.origin}${url.pathname})`,
+    listen: { host: webhook.host, port: webhook.port, paths: [url.pathname] },
+    handleWebhook: async (request: Request) =>
+      handler
+        ? handler(request)
+        : Response.json(
+            { ok: false, error: "The Telegram channel is not receiving updates yet; try again." },
+            { status: 503, headers: { "retry-after": String(WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS) } },
+          ),
   };
 }

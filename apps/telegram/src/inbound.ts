@@ -1,9 +1,8 @@
 /**
  * Telegram updates → core calls, and what a person sees of the outcome. The only module that reads
- * update payloads (grammY's typed `Context`): callback queries go to `broker.handleAction` (and are always
- * answered, within 2 s: `taps.ts`), text messages to `broker.handleReply`; whatever is not ours passes on
- * to the host bot's other handlers with `next()`. A redelivered update (same `update_id`) is dropped
- * (`ingress/dedupe.ts`; across instances with a shared coordination).
+ * update payloads: callback queries go to `broker.handleAction` (always answered, within 2 s: `taps.ts`),
+ * text messages to `broker.handleReply`; whatever is not ours passes on to the host bot's other handlers
+ * with `next()`. A redelivered update is dropped first (`ingress/dedupe.ts`).
  */
 import {
   type AskUserBroker,
@@ -31,39 +30,38 @@ import { createTapDeadline, type Tap, tapOf } from "./taps.ts";
 
 /** What the inbound side needs from the channel. */
 export interface InboundOptions {
-  /** The channel's name in targets (`telegram`). */
   name: string;
   broker: AskUserBroker;
   /** The channel's own API client (with retries). */
   api: Api;
   logger: AskUserLogger;
-  /** Locale for users whose `language_code` is missing or has no catalogue. */
   defaultLocale?: string;
-  /** Shared with the other instances: each update is handled once across all of them. */
   coordination?: Coordination;
   /** The form state of the channel's prompt messages (keys `"<chatId>:<messageId>"`). */
   messages: PromptMessages;
-  /** Edits a form's message to show `record` (at the question the message shows). */
   showForm(chat: TelegramConversation, messageId: number, record: QuestionRecord): Promise<void>;
   /** False once the channel stopped: every update passes on. */
   running(): boolean;
 }
 
 /** The chat (and forum topic) of a message. */
-export function chatOf(message: MaybeInaccessibleMessage): TelegramConversation {
+function chatOf(message: MaybeInaccessibleMessage): TelegramConversation {
   const threadId = message.is_topic_message === true ? message.message_thread_id : undefined;
   return threadId === undefined ? { chatId: message.chat.id } : { chatId: message.chat.id, threadId };
 }
 
-/** The user's locale when ask-user has a catalogue for it, else the configured default. */
-export function localeOf(user: User, fallback: string | undefined): string | undefined {
+/** Who acts, for core's events: the user's locale when ask-user has a catalogue for it, else the default. */
+function actorOf(user: User, fallback: string | undefined) {
   const code = user.language_code;
   const language = code?.toLowerCase().split(/[-_]/)[0];
-  if (code && language && messagesFor(code).locale === language) return code;
-  return fallback;
+  const locale = code && language && messagesFor(code).locale === language ? code : fallback;
+  return {
+    userId: String(user.id),
+    displayName: displayNameOf(user),
+    ...(locale === undefined ? {} : { locale }),
+  };
 }
 
-/** An outcome the channel shows (anything but `ignored`). */
 type ShownOutcome = Exclude<InboundOutcome, { kind: "ignored" }>;
 
 /** True when the tap's message is a form to show again: a control staged, or Send found gaps. */
@@ -78,80 +76,61 @@ interface TapPlace {
   message: MaybeInaccessibleMessage;
 }
 
-/**
- * The start of a message to the tapper: in groups their name as a link that reaches them
- * (`tg://user?id=`, since a selective force-reply only reaches mentioned users); nothing in private.
- */
-function mentionOf({ message, query }: TapPlace): string {
-  if (message.chat.type === "private") return "";
-  return `<a href="tg://user?id=${query.from.id}">${escapeHtml(clipText(query.from.first_name, 64))}</a>: `;
-}
-
 /** Shows tap outcomes: the answer to the query, then what the outcome needs (a form edit, Other…). */
 function createTapOutcomes(options: InboundOptions) {
   const { name, api, logger, broker } = options;
-  const replyTo = (place: TapPlace) => ({
-    ...threadOptions(place.chat),
-    reply_parameters: { message_id: place.message.message_id, allow_sending_without_reply: true },
-  });
 
-  /** A late refusal of a tap (the deadline answered it without text), as a reply to the question. */
-  async function tellTapper(place: TapPlace, text: string): Promise<void> {
+  /**
+   * A message to the tapper as a reply to the question; in groups it starts with their name as a link
+   * that reaches them (`tg://user?id=`: a selective force-reply only reaches mentioned users).
+   */
+  async function tellTapper(place: TapPlace, text: string, extra: object, failure: string) {
+    const { query, message, chat } = place;
+    const mention =
+      message.chat.type === "private"
+        ? ""
+        : `<a href="tg://user?id=${query.from.id}">${escapeHtml(clipText(query.from.first_name, 64))}</a>: `;
     try {
-      await api.sendMessage(place.chat.chatId, `${mentionOf(place)}${renderPlain(text, 3000)}`, {
-        ...HTML,
-        ...replyTo(place),
+      const sent = await api.sendMessage(chat.chatId, `${mention}${renderPlain(text, 3000)}`, {
+        ...threadOptions(chat),
+        reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
+        ...extra,
       });
+      return sent.message_id;
     } catch (error) {
-      logger.warn({ channel: name, err: describeError(error) }, "could not tell a late tap's refusal");
+      logger.warn({ channel: name, err: describeError(error) }, failure);
+      return undefined;
     }
   }
 
   /**
-   * Other…: a selective force-reply to the question message with the placeholder, recorded as the
-   * question's message, so a reply to it belongs to this question even when others are pending.
+   * Other…: a selective force-reply with the placeholder, recorded as the question's message, so a reply
+   * to it belongs to this question even when others are pending.
    */
   async function askForText(place: TapPlace, outcome: Extract<ShownOutcome, { kind: "awaiting_text" }>) {
-    let messageId: number;
-    try {
-      const sent = await api.sendMessage(
-        place.chat.chatId,
-        `${mentionOf(place)}${renderPlain(outcome.text, 3000)}`,
-        {
-          parse_mode: "HTML",
-          ...replyTo(place),
-          reply_markup: {
-            force_reply: true,
-            selective: true,
-            input_field_placeholder: clipText(outcome.placeholder, INPUT_FIELD_PLACEHOLDER_MAX_CHARS),
-          },
-        },
-      );
-      messageId = sent.message_id;
-    } catch (error) {
-      logger.warn({ channel: name, err: describeError(error) }, "could not ask for the Other… answer");
-      return;
-    }
+    const placeholder = clipText(outcome.placeholder, INPUT_FIELD_PLACEHOLDER_MAX_CHARS);
+    const markup = { force_reply: true, selective: true, input_field_placeholder: placeholder } as const;
+    const extra = { parse_mode: "HTML", reply_markup: markup } as const;
+    const messageId = await tellTapper(place, outcome.text, extra, "could not ask for the Other… answer");
+    if (messageId === undefined) return;
     const ref = { channel: name, conversation: formatConversation(place.chat), messageId: String(messageId) };
     await broker.rememberMessage(outcome.record.id, ref).catch((error: unknown) => {
-      logger.error(
-        { channel: name, questionId: outcome.record.id, err: describeError(error) },
-        "could not remember the Other… prompt",
-      );
+      const details = { channel: name, questionId: outcome.record.id, err: describeError(error) };
+      logger.error(details, "could not remember the Other… prompt");
     });
   }
 
   /**
    * The outcome in the answer to the query (a refusal or a Send with gaps as an alert, a staged choice
-   * as a toast, nothing for Back / Next); when the deadline answered it already, a refusal is sent as a
-   * reply instead, and a recorded answer shows in the message edit.
+   * as a toast); when the deadline answered it already, a refusal is sent as a reply instead.
    */
   return async (tap: Tap, place: TapPlace, outcome: ShownOutcome): Promise<void> => {
     const alert = outcome.kind === "refused" || outcome.kind === "invalid";
     const text = clipText(outcome.text, CALLBACK_ANSWER_TEXT_MAX_CHARS);
     const answered = await tap.answer(text === "" ? {} : { text, show_alert: alert });
     if (outcome.kind === "awaiting_text") await askForText(place, outcome);
-    else if (!answered && alert) await tellTapper(place, outcome.text);
+    else if (!answered && alert)
+      await tellTapper(place, outcome.text, HTML, "could not tell a late tap's refusal");
     if (!showsForm(outcome)) return;
     await options.showForm(place.chat, place.message.message_id, outcome.record).catch((error: unknown) => {
       logger.warn({ channel: name, err: describeError(error) }, "could not show the form after a tap");
@@ -159,22 +138,17 @@ function createTapOutcomes(options: InboundOptions) {
   };
 }
 
-/**
- * The channel's middleware: mount it with `bot.use(...)`. Builds on grammY's composer so that updates it
- * does not own reach the host's handlers unchanged.
- */
+/** The channel's middleware (`bot.use(...)`): a composer, so updates it does not own reach the host's handlers. */
 export function createInbound<C extends Context>(options: InboundOptions): Composer<C> {
-  const { name, api, logger, broker, messages } = options;
+  const { name, api, logger, broker, messages, defaultLocale } = options;
   const composer = new Composer<C>();
   const showOutcome = createTapOutcomes(options);
   const failed = (ctx: Context, what: string) => (error: unknown) =>
     logger.error({ channel: name, updateId: ctx.update.update_id, err: describeError(error) }, what);
 
-  // Once the channel stopped, every update passes on untouched.
   const ours = composer.filter(() => options.running());
   ours.use(createTapDeadline<C>({ name, api, logger }));
-  const { coordination } = options;
-  ours.use(createDedupe<C>({ name, logger, ...(coordination === undefined ? {} : { coordination }) }));
+  ours.use(createDedupe<C>(options));
 
   ours.on("callback_query:data", async (ctx, next) => {
     const { callbackQuery: query } = ctx;
@@ -184,20 +158,14 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
       return next();
     }
     const place: TapPlace = { chat: chatOf(query.message), query, message: query.message };
-    const locale = localeOf(query.from, options.defaultLocale);
     // A refresh of this message waits until the tap chose the question it shows.
     const key = `${place.chat.chatId}:${query.message.message_id}`;
     const tapped = messages.tapping(key);
     let outcome: InboundOutcome;
     try {
-      outcome = await broker.handleAction({
-        channel: name,
-        conversation: formatConversation(place.chat),
-        userId: String(query.from.id),
-        displayName: displayNameOf(query.from),
-        data: query.data,
-        ...(locale === undefined ? {} : { locale }),
-      });
+      const conversation = formatConversation(place.chat);
+      const actor = actorOf(query.from, defaultLocale);
+      outcome = await broker.handleAction({ channel: name, conversation, ...actor, data: query.data });
       // A control shows its question; a Send with gaps shows the first question still needing an answer.
       if (outcome.kind === "staged") messages.view(key, outcome.questionIndex);
       else if (outcome.kind !== "ignored" && showsForm(outcome))
@@ -219,18 +187,15 @@ export function createInbound<C extends Context>(options: InboundOptions): Compo
     const message = ctx.message;
     const text = message.from.is_bot ? undefined : replyText(message, ctx.me.username);
     if (text === undefined) return next();
-    const locale = localeOf(message.from, options.defaultLocale);
     const replyTo = message.reply_to_message?.message_id;
     const outcome = await broker
       .handleReply({
         channel: name,
         conversation: formatConversation(chatOf(message)),
-        userId: String(message.from.id),
-        displayName: displayNameOf(message.from),
+        ...actorOf(message.from, defaultLocale),
         text,
         messageId: String(message.message_id),
         ...(replyTo === undefined ? {} : { replyTo: String(replyTo) }),
-        ...(locale === undefined ? {} : { locale }),
       })
       .catch(failed(ctx, "reply failed"));
     if (outcome?.kind === "ignored") return next();

@@ -1,11 +1,8 @@
 /**
  * Core's prompt view → a Telegram message (HTML text and inline keyboard), and plain text (summaries,
- * notices) as safe HTML. Pure: no I/O, no clock.
- *
- * Agent text is data: it is HTML-escaped and its `@name` mentions are defused with a word joiner, so it
- * can neither break the markup nor notify anyone. Everything is kept within 4096 characters by core's one
- * shortening ladder (`fitView`, measured here on the text Telegram counts); a prompt is never refused for
- * its length.
+ * notices) as safe HTML. Pure. Agent text is data: HTML-escaped, its `@name` mentions defused with a word
+ * joiner, so it can neither break the markup nor notify anyone; core's `fitView` keeps it within 4096
+ * characters as Telegram counts them.
  */
 import {
   buildPromptView,
@@ -34,9 +31,7 @@ export interface RenderedMessage {
 }
 
 const WORD_JOINER = "\u2060";
-/** The mark of a picked option (on its button) and of a question with an answer (in the status lines). */
 const PICKED = "✓";
-const OPEN = "○";
 
 /** Breaks `@name` mentions with an invisible word joiner, so Telegram does not link or notify them. */
 export function defuseMentions(text: string): string {
@@ -56,18 +51,11 @@ export function renderPlain(text: string, max = MESSAGE_TEXT_MAX_CHARS): string 
 /** True when text (mentions defused, as Telegram counts it) fits one message. */
 const fitsMessage = (text: string) => defuseMentions(text).length <= MESSAGE_TEXT_MAX_CHARS;
 
-/**
- * The view of `record` for Telegram: native buttons when core asks for them, a form (one question at a
- * time) when every question's options fit the keyboard's payloads ({@link FORM_OPTIONS_MAX}), else text.
- *
- * @example
- * const view = promptView(record, { buttons: true, forName: "@ada", replyToMessage: true });
- */
+/** Core's view of `record` with Telegram's form limits ({@link FORM_OPTIONS_MAX}): buttons, a form, or text. */
 export function promptView(record: QuestionRecord, options: PromptViewOptions = {}): PromptView {
   return buildPromptView(record, { ...options, forms: { maxOptions: FORM_OPTIONS_MAX } });
 }
 
-/** One visible piece of a message; `bold` pieces are wrapped in `<b>`. */
 interface Piece {
   text: string;
   bold?: boolean;
@@ -85,7 +73,6 @@ function toHtml(pieces: Piece[]): { html: string; plain: string } {
   return { html, plain };
 }
 
-/** A question: its header in bold, the question, then the numbered options with descriptions. */
 function questionPieces(question: QuestionView): Piece[] {
   const pieces: Piece[] = [{ text: question.header, bold: true }, { text: `\n${question.question}\n` }];
   for (const option of question.options) {
@@ -97,23 +84,19 @@ function questionPieces(question: QuestionView): Piece[] {
 
 /** A form's draft under its question: a status line per question, or the one question's selection. */
 function statusLines(view: PromptView): string[] {
-  const m = messagesFor(view.locale);
-  const cut = (values: string | undefined) => clipText(values ?? "", FORM_STATUS_VALUE_MAX_CHARS);
+  // Cut even when the ladder left them whole: a status line is a reminder, not the question shown.
+  const cut = (text: string) => clipText(text, FORM_STATUS_VALUE_MAX_CHARS);
   if (view.questions.length === 1) {
     const [line] = view.status;
-    return line?.answered ? [clipText(m.selected(line.values ?? ""), FORM_STATUS_VALUE_MAX_CHARS)] : [];
+    return line?.answered ? [cut(messagesFor(view.locale).selected(line.values ?? ""))] : [];
   }
-  return [
-    view.status
-      .map((line) => {
-        const head = `${line.answered ? PICKED : OPEN} ${line.number}) ${line.header}`;
-        return line.answered ? `${head}: ${cut(line.values)}` : head;
-      })
-      .join("\n"),
-  ];
+  const lines = view.status.map((line) => {
+    const head = `${line.answered ? PICKED : "○"} ${line.number}) ${line.header}`;
+    return line.answered ? `${head}: ${cut(line.values ?? "")}` : head;
+  });
+  return [lines.join("\n")];
 }
 
-/** The text of a `buttons` or `form` view as pieces (see {@link renderPrompt}). */
 function viewPieces(view: PromptView): Piece[] {
   const shown = view.questions[view.step.index] ?? view.questions[0];
   const pieces: Piece[] = view.audience ? [{ text: `${view.audience.line}\n\n` }] : [];
@@ -134,10 +117,9 @@ function button(control: ControlView, marked: boolean): InlineKeyboardButton {
 }
 
 /**
- * The inline keyboard of a view: one full-width button per option of the question shown, then Other…;
- * `buttons`: then Skip. A form marks picked options and a staged Other… with ✓, then ‹ Back / Next ›
- * (none before the first question, none after the last), then Skip and Send. Every `callback_data` is
- * core's action payload (≤ 23 bytes); labels are cut to {@link BUTTON_LABEL_MAX_CHARS}.
+ * The inline keyboard of a view: a full-width button per option of the question shown, Other…, then
+ * Skip; a form marks picks with ✓ and adds ‹ Back / Next › (left out at the ends: Telegram has no
+ * disabled buttons) and Send. Labels are cut to {@link BUTTON_LABEL_MAX_CHARS}.
  */
 export function renderKeyboard(view: PromptView): InlineKeyboardMarkup | undefined {
   const question = view.questions[view.step.index];
@@ -153,11 +135,8 @@ export function renderKeyboard(view: PromptView): InlineKeyboardMarkup | undefin
 }
 
 /**
- * The prompt message of a view, within 4096 characters: `buttons` — "For @alice" in a shared chat, the
- * header in bold, the question, the numbered options with their descriptions and the deadline (UTC),
- * over an inline keyboard; `form` — the question shown ("Question 2 of 3"), a status line per question,
- * how to reply in text and the deadline, over the form's keyboard; `text` — core's readable text
- * (`given` as it is when it fits: the text core rendered already).
+ * The prompt message of a view, within 4096 characters (`text` layout: `given`, core's readable text, as
+ * it is when it fits).
  *
  * @example
  * const { html, replyMarkup } = renderPrompt(promptView(record, { buttons: true }));
