@@ -13,6 +13,7 @@ import {
   type Coordination,
   consoleLogger,
   describeError,
+  notReadyResponse,
 } from "@ask-user/core/channel";
 import { Api, Bot, type Context } from "grammy";
 import type { TelegramConfig } from "./config.ts";
@@ -217,9 +218,9 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
     handleWebhook: async (request: Request) =>
       handler
         ? handler(request)
-        : Response.json(
-            { ok: false, error: "The Telegram channel is not receiving updates yet; try again." },
-            { status: 503, headers: { "retry-after": String(WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS) } },
+        : notReadyResponse(
+            "The Telegram channel is not receiving updates yet; try again.",
+            WEBHOOK_NOT_READY_RETRY_AFTER_SECONDS,
           ),
   };
 }

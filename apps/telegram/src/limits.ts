@@ -26,12 +26,8 @@ export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 // --- the channel's own bounds ---
 
-/** How many recent `update_id`s are remembered to drop a redelivered update (one process alone). */
-export const UPDATE_DEDUPE_CAPACITY = 1024;
 /** How long the shared store remembers a handled update (Telegram keeps unconfirmed ones for 24 h). */
 export const UPDATE_DEDUPE_TTL_MS = 86_400_000;
-/** Tries per update across redeliveries, when the shared store dedupes: a failed one runs again. */
-export const UPDATE_ATTEMPTS_MAX = 3;
 /** Pause before long polling starts again after it stopped on an error (a 409 Conflict included). */
 export const POLLING_RETRY_DELAY_MS = 3000;
 /** Tries per Bot API call (the first included) for 429 and 5xx, and for network failures of idempotent methods. */

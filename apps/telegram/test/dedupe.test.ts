@@ -158,7 +158,7 @@ describe("each update handled once across instances that share a store", () => {
     const query = ada.press(ADA.id, Number(prompt.deliveries[0]?.messageId), "Canary");
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Recorded: Canary" });
     expect(running.logger.lines).toEqual([
-      expect.stringContaining("warn could not check the update in the shared store; handling it"),
+      expect.stringContaining("warn could not check whether this was handled already; handling it"),
     ]);
     running.logger.lines.splice(0);
   });
