@@ -21,7 +21,7 @@ import {
   describeError,
   pause,
 } from "@ask-user/core";
-import type { DeliverRequest, DeliveryRef } from "@ask-user/core/channel";
+import { type DeliverRequest, type DeliveryRef, notReadyResponse } from "@ask-user/core/channel";
 import type { Logger } from "pino";
 
 /** The first pause after a failed attempt; each further failure doubles it, up to {@link RETRY_MAX_MS}. */
@@ -83,15 +83,6 @@ export interface SuperviseOptions {
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** The answer to a webhook request before the channel's instance exists: the platform redelivers it. */
-function notReady(name: string): Response {
-  const body = { ok: false, error: "not_ready", message: `The ${name} channel is not connected yet.` };
-  return Response.json(body, {
-    status: 503,
-    headers: { "retry-after": String(WEBHOOK_RETRY_AFTER_SECONDS) },
-  });
-}
 
 /**
  * Supervises one enabled channel; nothing happens until `start(broker)`.
@@ -285,7 +276,9 @@ export function superviseChannel(options: SuperviseOptions): SupervisedChannel {
     handleWebhook(request) {
       const instance = current;
       if (instance?.handleWebhook) return instance.handleWebhook(request);
-      return Promise.resolve(notReady(name));
+      return Promise.resolve(
+        notReadyResponse(`The ${name} channel is not connected yet.`, WEBHOOK_RETRY_AFTER_SECONDS),
+      );
     },
     status,
     settled,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type Coordination, createMemoryCoordination, keepLease } from "../src/ports/coordination.ts";
+import {
+  type Coordination,
+  createMemoryCoordination,
+  keepLease,
+  MEMORY_SEEN_MAX,
+} from "../src/ports/coordination.ts";
 import { createFakeClock } from "../src/testing/fake-clock.ts";
 import { T0 } from "./helpers.ts";
 
@@ -64,5 +69,20 @@ describe("keepLease", () => {
     expect(takenAt).toBeGreaterThan(0);
     expect(takenAt).toBeLessThanOrEqual(8_000);
     await Promise.all([a.lease.stop(), b.lease.stop()]);
+  });
+});
+
+describe("memory coordination's marks", () => {
+  it("forgets expired marks and, past its bound, the oldest live one — never a recent one", async () => {
+    const clock = createFakeClock(T0);
+    const memory = createMemoryCoordination(clock);
+    expect(await memory.firstSeen("old", 1_000)).toBe(true);
+    await clock.advance(2_000);
+    for (let n = 0; n < MEMORY_SEEN_MAX; n++) await memory.firstSeen(`live:${n}`, 86_400_000);
+    // "old" expired and was forgotten at once; the bound then dropped only the first live mark.
+    expect(await memory.firstSeen("old", 1_000)).toBe(true);
+    expect(await memory.firstSeen("live:0", 86_400_000)).toBe(true);
+    expect(await memory.firstSeen(`live:${MEMORY_SEEN_MAX - 1}`, 86_400_000)).toBe(false);
+    expect(await memory.firstSeen("live:5000", 86_400_000)).toBe(false);
   });
 });

@@ -27,8 +27,13 @@ export interface Coordination {
   leaseHolder?(name: string): Promise<string | undefined>;
 }
 
+/** Keys a memory coordination remembers at most: beyond, the oldest is forgotten (a very old redelivery runs again). */
+export const MEMORY_SEEN_MAX = 100_000;
+
 /**
- * Coordination inside one process (tests, a single instance without a shared store).
+ * Coordination inside one process (tests, a single instance without a shared store). Marks are kept in
+ * the order they were made; each call forgets the expired ones at the front and, past
+ * {@link MEMORY_SEEN_MAX}, the oldest.
  *
  * @example
  * const coordination = createMemoryCoordination();
@@ -40,8 +45,10 @@ export function createMemoryCoordination(
   const seen = new Map<string, number>();
   const leases = new Map<string, { holder: string; until: number }>();
   const sweep = (now: number) => {
-    if (seen.size < 10_000) return;
-    for (const [key, until] of seen) if (until <= now) seen.delete(key);
+    for (const [key, until] of seen) {
+      if (until > now && seen.size < MEMORY_SEEN_MAX) return;
+      seen.delete(key);
+    }
   };
   return {
     async firstSeen(key, ttlMs) {
@@ -49,6 +56,7 @@ export function createMemoryCoordination(
       sweep(now);
       const until = seen.get(key);
       if (until !== undefined && until > now) return false;
+      seen.delete(key); // a mark made again goes to the back
       seen.set(key, now + ttlMs);
       return true;
     },
