@@ -14,6 +14,7 @@ import {
   type Coordination,
   consoleLogger,
   createMemoryCoordination,
+  createOnce,
   createPromptMessages,
 } from "@ask-user/core/channel";
 import { Client, Events, GatewayIntentBits, type Interaction, type Message, Partials } from "discord.js";
@@ -23,7 +24,7 @@ import { toChannelError } from "./errors.ts";
 import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
 import { clientOptions } from "./ingress/connection.ts";
 import { holdGateway } from "./ingress/gateway.ts";
-import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEFER_AFTER_MS } from "./limits.ts";
+import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEDUPE_TTL_MS, DEFER_AFTER_MS } from "./limits.ts";
 import { createNotify } from "./notices.ts";
 import { createOutbound, whoAmI } from "./outbound.ts";
 import { createPrompts, formMessage, type PromptDeps } from "./prompts.ts";
@@ -31,7 +32,6 @@ import { discordTime } from "./render/markdown.ts";
 import { mentionOf } from "./render/notice.ts";
 import { missingIntentHint } from "./render/prompt.ts";
 
-/** Options of {@link createDiscordChannel}. */
 export interface DiscordChannelOptions {
   /** The host's discord.js client (logged in or not yet). */
   client: Client;
@@ -43,63 +43,41 @@ export interface DiscordChannelOptions {
   deferAfterMs?: number;
   /**
    * Only for a client the channel owns (the plugin's): a button or modal that is not ask-user's and that
-   * no other listener answered within `deferAfterMs` is acknowledged (deferred), so its user does not
-   * see "This interaction failed". Never set it on a host's client. Default false.
+   * no other listener answered within `deferAfterMs` is deferred, so its user does not see "This
+   * interaction failed". Never set it on a host's client.
    */
   acknowledgeUnhandled?: boolean;
-  /**
-   * Called with each message that answered no question (bots' included), for hosts that want to handle
-   * only those; the host's own `messageCreate` listeners see every message anyway.
-   */
+  /** Called with each message that answered no question (bots' included). */
   onUnhandledMessage?: (message: Message) => void;
-  /**
-   * Shared by every instance of the bot (the store's coordination, SPEC §9): each interaction and each
-   * message is handled by exactly one of them, whichever connections receive it. Default: this process
-   * only.
-   */
+  /** Shared by every instance of the bot (SPEC §9): each event is handled by one. Default: this process. */
   coordination?: Coordination;
-  /**
-   * The bot's user id, for a client that never logs in itself (the plugin's REST-only client, whose
-   * events come from a connection it re-emits). Default `client.user.id`.
-   */
+  /** For a client that never logs in itself (the plugin's REST-only one). Default `client.user.id`. */
   botId?: string;
 }
 
-/**
- * A Discord channel on a client: core's `Channel` (pass it to `createAskUser({ channels })`) and the
- * adapter lifecycle — `start(broker)` adds its listeners, `stop()` removes them (the client keeps running).
- */
-export interface DiscordChannel extends ChannelAdapter {
-  readonly name: string;
-  /** False while the bot cannot read ordinary guild messages (no Message Content intent). */
-  readonly messageContent: boolean;
-  /**
-   * Tells the channel that its connection has no Message Content intent (Discord refused it): prompts in
-   * guild channels then ask people to mention the bot. Logged once.
-   */
-  noMessageContent(): void;
-}
+/** Core's `Channel` on a client (pass it to `createAskUser({ channels })`) and the adapter lifecycle. */
+export type DiscordChannel = ChannelAdapter &
+  Required<Pick<Channel, "isDirect" | "refresh" | "displayName" | "formatTime">> & {
+    readonly name: string;
+    /** False while the bot cannot read ordinary guild messages (no Message Content intent). */
+    readonly messageContent: boolean;
+    /** Discord refused the Message Content intent: guild prompts then ask people to mention the bot. Logged once. */
+    noMessageContent(): void;
+  };
 
 /**
- * Mounts ask-user on a discord.js client: the channel sends, edits and notifies at once;
- * `start(broker)` adds one `interactionCreate` and one `messageCreate` listener (the host's own
- * listeners keep working; events that are not ours are left alone; calling it again hands inbound events
- * to the new broker) and `stop()` removes them. The client needs the `Guilds`, `GuildMessages` and
- * `DirectMessages` intents and `Partials.Channel`; `MessageContent` for text answers in guild channels.
+ * Mounts ask-user on a discord.js client: it sends, edits and notifies at once; `start(broker)` adds one
+ * `interactionCreate` and one `messageCreate` listener (again: inbound events go to the new broker),
+ * `stop()` removes them. The client needs the `Guilds`, `GuildMessages` and `DirectMessages` intents
+ * and `Partials.Channel`; `MessageContent` for text answers in guild channels.
  *
  * @example
  * const discord = createDiscordChannel({ client });
- * const askUser = createAskUser({ store, channels: [discord] });
- * await discord.start(askUser);
+ * await discord.start(createAskUser({ store, channels: [discord] }));
  * await client.login(process.env.DISCORD_BOT_TOKEN);
- * await askUser.ask(input, { target: { channel: "discord", conversation: "1234567890123456789" } });
  */
-export function createDiscordChannel(
-  options: DiscordChannelOptions,
-): DiscordChannel & Required<Pick<Channel, "isDirect" | "refresh" | "displayName" | "formatTime">> {
-  const { client } = options;
-  const name = options.name ?? "discord";
-  const logger = options.logger ?? consoleLogger;
+export function createDiscordChannel(options: DiscordChannelOptions): DiscordChannel {
+  const { client, name = "discord", logger = consoleLogger } = options;
   let messageContent = client.options.intents.has(GatewayIntentBits.MessageContent);
   let warned = false;
   const noMessageContent = () => {
@@ -114,14 +92,13 @@ export function createDiscordChannel(
     );
   };
   if (!messageContent) noMessageContent();
-  if (!client.options.partials?.includes(Partials.Channel)) {
+  if (!client.options.partials?.includes(Partials.Channel))
     logger.warn({ channel: name }, "Discord: without Partials.Channel, DMs after a restart can be missed.");
-  }
 
   const outbound = createOutbound(client);
   const coordination = options.coordination ?? createMemoryCoordination();
+  const once = createOnce({ coordination, ttlMs: DEDUPE_TTL_MS, logger, channel: name });
   const botId = () => client.user?.id ?? options.botId ?? "";
-  /** Core's form state: taps, finalize and refresh of one message in order, no edit twice. */
   const messages = createPromptMessages();
   const deps: PromptDeps = {
     name,
@@ -129,15 +106,11 @@ export function createDiscordChannel(
     messages,
     hint: (locale, dm) => (!dm && !messageContent ? missingIntentHint(locale, botId()) : undefined),
   };
-  const prompts = createPrompts(deps);
 
   let inbound: InboundContext | undefined;
-  const interactionListener = (interaction: Interaction) => {
-    if (inbound) void onInteraction(inbound, interaction);
-  };
-  const messageListener = (message: Message) => {
-    if (inbound) void onMessage(inbound, message);
-  };
+  const interactionListener = (interaction: Interaction) =>
+    inbound && void onInteraction(inbound, interaction);
+  const messageListener = (message: Message) => inbound && void onMessage(inbound, message);
 
   return {
     name,
@@ -150,7 +123,7 @@ export function createDiscordChannel(
       ingress: "connection",
     },
     isDirect: (conversation) => parseConversation(conversation)?.kind === "user",
-    ...prompts,
+    ...createPrompts(deps),
     notify: createNotify(name, logger, outbound),
     // `<@id>`: every client shows the name; every message is sent with mentions suppressed.
     displayName: async (userId) => mentionOf(userId),
@@ -165,7 +138,7 @@ export function createDiscordChannel(
       }
       inbound = {
         broker,
-        coordination,
+        once,
         botId,
         name,
         logger,
@@ -190,14 +163,9 @@ export function createDiscordChannel(
 }
 
 /**
- * The plugin's channel (`channelPlugin.create`): checks the token (`GET /users/@me`: a wrong one fails
- * here, with a readable error) and mounts the channel on its own REST-only client, which sends at once.
- * `start(broker)` attaches the handlers and takes part in the gateway lease (`ingress/gateway.ts`): on
- * the holder it resolves once the connection is READY. Buttons and modals that are not ask-user's and
- * that nobody answered are acknowledged. Discord pushes over the gateway: no webhook, nothing to listen on.
- *
- * @example
- * const discord = await create({ config: readDiscordConfig(process.env), logger, coordination: store, instanceId });
+ * The plugin's channel: checks the token (`GET /users/@me`: a wrong one fails here, readably) and mounts
+ * the channel on its own REST-only client, which sends at once. `start(broker)` takes part in the
+ * gateway lease and, on the holder, resolves once the connection is READY.
  */
 export async function create(context: ChannelPluginContext<DiscordConfig>): Promise<ChannelAdapter> {
   const { config, logger, coordination, instanceId } = context;
@@ -219,15 +187,17 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
     coordination,
     botId: me.id,
   });
+  const { token, apiUrl } = config;
+  const onNoMessageContent = () => channel.noMessageContent();
   const gateway = holdGateway({
     hub,
-    token: config.token,
-    apiUrl: config.apiUrl,
+    token,
+    apiUrl,
     botId: me.id,
     coordination,
     instanceId,
     logger,
-    onNoMessageContent: () => channel.noMessageContent(),
+    onNoMessageContent,
   });
   let stopped: Promise<void> | undefined;
   const stop = () => {

@@ -6,7 +6,6 @@ import {
   readVariable,
 } from "@ask-user/core/channel";
 
-/** Every environment variable the Discord channel reads, for banners, `--help` and README tables. */
 export const DISCORD_VARIABLES: readonly ChannelVariable[] = [
   {
     name: "DISCORD_BOT_TOKEN",
@@ -20,20 +19,14 @@ export const DISCORD_VARIABLES: readonly ChannelVariable[] = [
   },
 ];
 
-/** What the Discord channel reads from the environment. */
 export interface DiscordConfig {
-  /** The bot token (`DISCORD_BOT_TOKEN`). Never printed. */
+  /** Never printed. */
   token: string;
-  /** REST base without the version, e.g. `http://127.0.0.1:PORT/api` (`DISCORD_API_URL`; tests, proxies). */
+  /** REST base without the version, e.g. `http://127.0.0.1:PORT/api`. */
   apiUrl?: string;
 }
 
-/**
- * Reads `DISCORD_BOT_TOKEN` (required) and `DISCORD_API_URL` (optional, trailing slashes dropped), trimmed.
- * Throws one `InvalidChannelConfigError` listing every problem; never includes the token in a message.
- *
- * @example readDiscordConfig({ DISCORD_BOT_TOKEN: "…" }) // { token: "…" }
- */
+/** Trailing slashes dropped from the URL; one `InvalidChannelConfigError` lists every problem, never the token. */
 export function readDiscordConfig(env: ChannelEnv): DiscordConfig {
   const problems: string[] = [];
   const token = readVariable(env, "DISCORD_BOT_TOKEN");

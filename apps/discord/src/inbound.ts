@@ -5,13 +5,15 @@
  * channel's `notify`.
  */
 import {
+  type ActionEvent,
   type AskUserBroker,
   type ChannelLogger,
-  type Coordination,
   type DecodedAction,
   decodeAction,
   describeError,
+  type Once,
   type PromptMessages,
+  pause,
   type QuestionRecord,
   TIMED_OUT,
   within,
@@ -25,33 +27,27 @@ import {
   RESTJSONErrorCodes,
 } from "discord.js";
 import { formatConversation } from "./conversation.ts";
-import { DEDUPE_TTL_MS } from "./limits.ts";
 import { ANSWER_INPUT_ID } from "./other-modal.ts";
 import { nameOf } from "./render/notice.ts";
 import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
 import { answer, answerDeferred, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
 
-/** What the inbound handlers share with the channel. */
 export interface InboundContext {
-  /** Decides which instance handles an interaction or message (each exactly once). */
-  coordination: Coordination;
+  /** Which instance handles an interaction or message (each exactly once, core's `createOnce`). */
+  once: Once;
   /** The bot's own user id (its mentions are not part of a reply). */
   botId(): string;
   broker: AskUserBroker;
   name: string;
   logger: ChannelLogger;
   deferAfterMs: number;
-  /** What the channel knows of its prompt messages (core's form state): taps in flight, what each shows. */
+  /** Core's form state: taps in flight, what each message shows. */
   messages: PromptMessages;
-  /** A form's message for a record as it stands, in a DM or a guild channel. */
   form(record: QuestionRecord, dm: boolean): RenderedMessage;
-  /**
-   * Standalone only (the client is ours): acknowledge a button or modal that is not ours and that no
-   * other listener answered within `deferAfterMs`, so the user does not see "This interaction failed".
-   */
+  /** Standalone only (the client is ours): acknowledge a button or modal nobody answered. */
   acknowledgeUnhandled: boolean;
-  /** Called when a guild message arrives without content (no Message Content intent). */
+  /** A guild message arrived without content (no Message Content intent). */
   contentMissing(): void;
   onUnhandledMessage?: ((message: Message) => void) | undefined;
 }
@@ -68,18 +64,15 @@ function conversationOf(
     : (source.channelId ?? "");
 }
 
-function textOf(interaction: TapOrSubmit): string | undefined {
-  if (!interaction.isModalSubmit()) return undefined;
+/** A modal's text, a string select's option indices (its values, for a `choose` control), or nothing. */
+function inputOf(interaction: TapOrSubmit): Pick<ActionEvent, "text" | "values"> {
+  if (interaction.isStringSelectMenu()) return { values: interaction.values.map(Number) };
+  if (!interaction.isModalSubmit()) return {};
   try {
-    return interaction.fields.getTextInputValue(ANSWER_INPUT_ID);
+    return { text: interaction.fields.getTextInputValue(ANSWER_INPUT_ID) };
   } catch {
-    return "";
+    return { text: "" };
   }
-}
-
-/** The option indices a string select carries (its option values), for a `choose` control. */
-function valuesOf(interaction: TapOrSubmit): number[] | undefined {
-  return interaction.isStringSelectMenu() ? interaction.values.map(Number) : undefined;
 }
 
 /** Handles a tap, select or modal submission carrying our payload; others are left to the host. */
@@ -88,21 +81,18 @@ async function onAction(
   interaction: TapOrSubmit,
   decoded: DecodedAction,
 ): Promise<void> {
-  const text = textOf(interaction);
-  const values = valuesOf(interaction);
   const locale = interaction.locale ?? interaction.guildLocale ?? undefined;
   // Other… opens a modal: nothing is stored until it is submitted (dismissing it leaves nothing behind).
   const opensModal = decoded.action.kind === "other" && interaction.isButton();
-  const event = {
+  const event: ActionEvent = {
     channel: ctx.name,
     conversation: conversationOf(interaction, interaction.user.id),
     userId: interaction.user.id,
     displayName: nameOf(interaction.user),
     data: interaction.customId,
-    ...(text === undefined ? {} : { text }),
-    ...(values === undefined ? {} : { values }),
+    ...inputOf(interaction),
     ...(locale === undefined ? {} : { locale }),
-    ...(opensModal ? { opensModal: true } : {}),
+    opensModal,
   };
   const messageId = interaction.message?.id;
   // `finalize` and `refresh` of this message wait for the tap: it may update the message in place.
@@ -114,13 +104,13 @@ async function onAction(
     // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
     // another process) delays both, so both race the timer and the tap is acknowledged in time anyway.
     const work = (async () =>
-      (await take(ctx, interactionKey(interaction))) ? ctx.broker.handleAction(event) : ELSEWHERE)();
+      (await ctx.once.take(interactionKey(interaction))) ? ctx.broker.handleAction(event) : ELSEWHERE)();
     void work.catch(() => undefined); // awaited below on every path that gets that far
     const first = await within(work, ctx.deferAfterMs);
     if (first === ELSEWHERE) return;
     if (first !== TIMED_OUT) {
       shown = await answer(responder, interaction, decoded, first);
-    } else if (decoded.action.kind === "other" && interaction.isButton()) {
+    } else if (opensModal) {
       // A modal must be the first response: show it now; the submission is checked like any answer.
       await interaction.showModal(modalFor(interaction, decoded));
       await work;
@@ -135,15 +125,7 @@ async function onAction(
       shown = await answerDeferred(responder, interaction, outcome, asUpdate);
     }
   } catch (error) {
-    ctx.logger.warn(
-      {
-        channel: ctx.name,
-        interactionId: interaction.id,
-        customId: interaction.customId,
-        err: describeError(error),
-      },
-      "could not answer a Discord interaction",
-    );
+    warnFailed(ctx, interaction, "answer", error);
   } finally {
     if (messageId !== undefined && shown !== undefined && shown !== "summary")
       ctx.messages.sent(messageId, shown.record, samenessOf(shown.message));
@@ -151,47 +133,24 @@ async function onAction(
   }
 }
 
-/**
- * Defers a component interaction nobody answered in time (the plugin's own client: no host handles it),
- * on the one instance that takes it.
- */
+/** Defers an interaction nobody answered in time (the plugin's own client), on the instance that takes it. */
 async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): Promise<void> {
-  const later = new Promise((resolve) => setTimeout(resolve, ctx.deferAfterMs));
-  const [taken] = await Promise.all([take(ctx, interactionKey(interaction)), later]);
+  const [taken] = await Promise.all([ctx.once.take(interactionKey(interaction)), pause(ctx.deferAfterMs)]);
   if (!taken || interaction.replied || interaction.deferred) return;
   if (!interaction.isMessageComponent() && !interaction.isFromMessage()) return;
   try {
     await interaction.deferUpdate();
   } catch (error) {
     // Answered meanwhile by someone else (40060): nothing to do.
-    if (
-      error instanceof DiscordAPIError &&
-      error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
-    )
-      return;
-    ctx.logger.warn(
-      {
-        channel: ctx.name,
-        interactionId: interaction.id,
-        customId: interaction.customId,
-        err: describeError(error),
-      },
-      "could not acknowledge a Discord interaction",
-    );
+    const acknowledged = RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged;
+    if (!(error instanceof DiscordAPIError && error.code === acknowledged))
+      warnFailed(ctx, interaction, "acknowledge", error);
   }
 }
 
-/**
- * True when this instance takes the event: the first to see its key in the shared store. When the store
- * cannot say, the event is taken (an answer is not dropped for a failed dedupe write).
- */
-async function take(ctx: InboundContext, key: string): Promise<boolean> {
-  try {
-    return await ctx.coordination.firstSeen(key, DEDUPE_TTL_MS);
-  } catch (error) {
-    ctx.logger.warn({ channel: ctx.name, key, err: describeError(error) }, "Discord: dedupe check failed");
-    return true;
-  }
+function warnFailed(ctx: InboundContext, interaction: TapOrSubmit, what: string, error: unknown): void {
+  const fields = { interactionId: interaction.id, customId: interaction.customId, err: describeError(error) };
+  ctx.logger.warn({ channel: ctx.name, ...fields }, `could not ${what} a Discord interaction`);
 }
 
 /**
@@ -216,7 +175,7 @@ const interactionKey = (interaction: Interaction) => `discord:interaction:${inte
 export async function onMessage(ctx: InboundContext, message: Message): Promise<void> {
   const read = await readReply(ctx, message);
   if (read === "consumed" || read === "elsewhere" || !ctx.onUnhandledMessage) return;
-  if (read === "ours" || (await take(ctx, messageKey(message)))) ctx.onUnhandledMessage(message);
+  if (read === "ours" || (await ctx.once.take(messageKey(message)))) ctx.onUnhandledMessage(message);
 }
 
 const messageKey = (message: Message) => `discord:message:${message.id}`;
@@ -245,14 +204,14 @@ async function readReply(ctx: InboundContext, message: Message): Promise<ReadOut
   }
   const text = replyText(message.content, botId);
   if (text === "") return "unread";
-  if (!(await take(ctx, messageKey(message)))) return "elsewhere";
-  const reference = message.reference;
+  if (!(await ctx.once.take(messageKey(message)))) return "elsewhere";
+  const ref = message.reference; // a reply in this channel (a forward is no reply)
   const replyTo =
-    reference?.messageId !== undefined &&
-    reference.type !== MessageReferenceType.Forward &&
-    reference.channelId === message.channelId
-      ? reference.messageId
-      : undefined;
+    ref?.messageId !== undefined &&
+    ref.type !== MessageReferenceType.Forward &&
+    ref.channelId === message.channelId
+      ? { replyTo: ref.messageId }
+      : {};
   try {
     const outcome = await ctx.broker.handleReply({
       channel: ctx.name,
@@ -261,7 +220,7 @@ async function readReply(ctx: InboundContext, message: Message): Promise<ReadOut
       displayName: nameOf(message.author),
       text,
       messageId: message.id,
-      ...(replyTo === undefined ? {} : { replyTo }),
+      ...replyTo,
     });
     return outcome.kind === "ignored" ? "ours" : "consumed";
   } catch (error) {

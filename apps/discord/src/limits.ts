@@ -1,42 +1,27 @@
-/**
- * Discord limits the channel keeps to (PLATFORMS.md, Discord developer docs), and its own timings.
- */
+/** Discord limits the channel keeps to (PLATFORMS.md, Discord developer docs), and its own timings. */
 
 /** Message `content`: longer prompts are shortened (descriptions first), never refused. */
 export const MESSAGE_CONTENT_MAX_CHARS = 2000;
-
-/** Buttons per action row, and action rows per message. */
 export const BUTTONS_PER_ROW = 5;
 export const ACTION_ROWS_MAX = 5;
 
 /**
- * The most buttons one prompt carries as the channel lays it out: up to four rows of options, then
- * Other… and Skip on a row of their own (Discord allows 25, in five rows of five). Core sends a prompt
- * that needs more as text.
+ * Up to four rows of options, then Other… and Skip on a row of their own (Discord allows 25, in five
+ * rows of five). Core sends a prompt that needs more as text.
  */
 export const BUTTONS_MAX = (ACTION_ROWS_MAX - 1) * BUTTONS_PER_ROW + 2;
 
-/**
- * A string select (one per question in a form): at most 25 options; an option's `label`, `value` and
- * `description` at most 100 characters; the `placeholder` at most 150. A question with more options
- * than a select takes is answered by text.
- */
+/** A string select: a question with more options is answered by text. */
 export const SELECT_OPTIONS_MAX = 25;
 export const SELECT_OPTION_LABEL_MAX_CHARS = 100;
 export const SELECT_OPTION_DESCRIPTION_MAX_CHARS = 100;
 export const SELECT_PLACEHOLDER_MAX_CHARS = 150;
 
-/**
- * The "Selected: …" line a form shows in its content: the draft includes free text of up to 4000
- * characters, so the line is cut here and the prompt text above it keeps its room.
- */
+/** A form's "Selected: …" line: the draft holds free text of up to 4000 characters; the prompt keeps its room. */
 export const SELECTED_LINE_MAX_CHARS = 300;
 
-/** Button `label` and any component's `custom_id`. */
 export const BUTTON_LABEL_MAX_CHARS = 80;
 export const CUSTOM_ID_MAX_CHARS = 100;
-
-/** Modal `title`; text input `label`, `placeholder` and value. */
 export const MODAL_TITLE_MAX_CHARS = 45;
 export const TEXT_INPUT_LABEL_MAX_CHARS = 45;
 export const TEXT_INPUT_PLACEHOLDER_MAX_CHARS = 100;
@@ -46,28 +31,21 @@ export const TEXT_INPUT_MAX_CHARS = 4000;
 export const INTERACTION_RESPONSE_DEADLINE_MS = 3000;
 
 /**
- * When the broker has not decided a tap by then (a slow store: SQLite may wait up to 30 s for a write
- * lock), the channel acknowledges the interaction (type 6 for a message update, 5 for an ephemeral
- * reply) and shows the outcome afterwards. A second before the 3 s deadline.
+ * A tap the broker has not decided by then (a slow store: SQLite may wait up to 30 s for a write lock)
+ * is acknowledged and its outcome shown afterwards: a second before the 3 s deadline.
  */
 export const DEFER_AFTER_MS = 2000;
 
-/**
- * The plugin's own client waits out a rate limit up to this long (discord.js's queue); a longer one
- * fails the call as `rate_limited` with Discord's `retryAfterMs` instead of holding it for minutes.
- */
+/** The plugin's client waits out a rate limit up to this long; a longer one fails the call as `rate_limited`. */
 export const RATE_LIMIT_WAIT_MAX_MS = 30_000;
 
-/** How long the plugin waits for `GET /users/@me` and the gateway's READY before giving up. */
+/** How long the plugin waits for `GET /users/@me` and the gateway's READY. */
 export const LOGIN_TIMEOUT_MS = 30_000;
 
-/** A message `nonce` (string form); with `enforce_nonce`, Discord returns the earlier message for a repeat. */
+/** A message `nonce`: with `enforce_nonce`, Discord returns the earlier message for a repeat. */
 export const NONCE_MAX_CHARS = 25;
 
-/**
- * How long an interaction or message id is remembered as handled in the shared store (SPEC §9): every
- * gateway connection on the token receives every dispatch, and exactly one instance handles each.
- */
+/** An interaction or message id stays handled this long (SPEC §9): Discord redelivers nothing later. */
 export const DEDUPE_TTL_MS = 60 * 60 * 1000;
 
 /** How long `stop()` (and a lost lease) waits for discord.js to close its connection. */

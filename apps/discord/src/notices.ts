@@ -1,27 +1,19 @@
 /**
- * `notify` on Discord: a confirmation as a reaction on the person's message, a private notice by DM (no
- * ephemeral messages outside interactions), anything else as a reply in the conversation.
+ * `notify` on Discord: a confirmation as a reaction on the person's message (the prompt's own edit to
+ * the summary already says what was recorded), a private notice by DM (no ephemeral messages outside
+ * interactions), anything else as a reply in the conversation.
  */
 import { type Channel, type ChannelLogger, describeError, isConfirmation } from "@ask-user/core/channel";
 import { formatConversation } from "./conversation.ts";
 import type { Outbound } from "./outbound.ts";
 import { renderNotice } from "./render/notice.ts";
 
-/**
- * The reaction a quiet confirmation puts on the person's message: the prompt's own edit to the summary
- * already says what was recorded, so a reply saying it again would only add noise.
- */
-const CONFIRMED = "✅";
-const SKIPPED = "⏭️";
-
-/** Core's `Channel.notify` over `outbound`. */
 export function createNotify(name: string, logger: ChannelLogger, outbound: Outbound): Channel["notify"] {
   return async ({ conversation, text, userId, private: only, replyTo, purpose }) => {
     const target = await outbound.target(conversation);
     if (isConfirmation(purpose) && replyTo !== undefined) {
-      // Quiet: the prompt's summary edit says what was recorded; a reaction says "got it".
       try {
-        await outbound.react(target.channelId, replyTo, purpose === "skipped" ? SKIPPED : CONFIRMED);
+        await outbound.react(target.channelId, replyTo, purpose === "skipped" ? "⏭️" : "✅");
         return undefined;
       } catch (error) {
         logger.warn(
@@ -32,7 +24,6 @@ export function createNotify(name: string, logger: ChannelLogger, outbound: Outb
     }
     const content = renderNotice(text);
     if (only && userId !== undefined && !target.dm) {
-      // No ephemeral messages outside interactions: tell the person in their DM instead.
       try {
         const dm = await outbound.dm(userId);
         const messageId = await outbound.send(dm.channelId, { content, allowed_mentions: { parse: [] } });
@@ -45,13 +36,9 @@ export function createNotify(name: string, logger: ChannelLogger, outbound: Outb
         );
       }
     }
-    const messageId = await outbound.send(target.channelId, {
-      content,
-      allowed_mentions: { parse: [], replied_user: false },
-      ...(replyTo === undefined
-        ? {}
-        : { message_reference: { message_id: replyTo, fail_if_not_exists: false } }),
-    });
-    return { messageId };
+    const reference =
+      replyTo === undefined ? {} : { message_reference: { message_id: replyTo, fail_if_not_exists: false } };
+    const allowed_mentions = { parse: [] as [], replied_user: false };
+    return { messageId: await outbound.send(target.channelId, { content, allowed_mentions, ...reference }) };
   };
 }

@@ -1,8 +1,9 @@
 /**
- * Sending and editing over Discord's REST API alone (`client.rest`), with no gateway connection: what
- * the channel does on every instance, whether or not it holds the gateway connection. Channel kinds and
- * DM channel ids are cached (bounded), so a conversation costs one lookup. Every failed call is thrown
- * as core's `ChannelError` (`toChannelError`); a conversation that cannot be a target as `invalid_input`.
+ * Sending and editing over Discord's REST API alone (`client.rest`): what the channel does on every
+ * instance, whether or not it holds the gateway connection. Channel kinds and DM channel ids are cached
+ * (bounded), so a conversation costs one lookup. Every message goes out with mentions suppressed
+ * (`allowed_mentions: { parse: [] }`); every failed call is thrown as core's `ChannelError`; a
+ * conversation that cannot be a target as `invalid_input`.
  */
 import { createHash } from "node:crypto";
 import { AskUserError, ChannelError, rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
@@ -21,25 +22,13 @@ import { parseConversation } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { LOGIN_TIMEOUT_MS, NONCE_MAX_CHARS } from "./limits.ts";
 
-/** Where a conversation's messages go. */
+/** Where a conversation's messages go; a DM needs no DM or ephemeral notices (it is private already). */
 export interface OutboundTarget {
   channelId: string;
-  /** A DM (no ephemeral or DM notices needed: it is private already). */
   dm: boolean;
 }
 
-/** REST-only sending for one client. */
-export interface Outbound {
-  /** The channel of a conversation: a guild channel or thread, or the DM with `user:<id>`. */
-  target(conversation: string): Promise<OutboundTarget>;
-  /** The DM channel with a user. */
-  dm(userId: string): Promise<OutboundTarget>;
-  /** Posts a message; resolves with its id. */
-  send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string>;
-  edit(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody): Promise<void>;
-  /** Adds the bot's reaction (a Unicode emoji) to a message. */
-  react(channelId: string, messageId: string, emoji: string): Promise<void>;
-}
+export type Outbound = ReturnType<typeof createOutbound>;
 
 const SENDABLE = new Set<number>([
   ChannelType.GuildText,
@@ -50,20 +39,11 @@ const SENDABLE = new Set<number>([
   ChannelType.PrivateThread,
   ChannelType.GuildStageVoice,
 ]);
-const DM_TYPES = new Set<number>([ChannelType.DM, ChannelType.GroupDM]);
-
-/** Sets `key` in a bounded cache (core's: the most recent 1000) and returns `value`. */
-function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  rememberBounded(cache, key, value);
-  return value;
-}
+const NO_MENTIONS = { parse: [] as [] };
 
 /**
  * The `nonce` a prompt is sent with (with `enforce_nonce`): a second send of the same question within
- * Discord's window — a repair after a crash that cut the first one off — returns the first message
- * instead of posting a duplicate.
- *
- * @example promptNonce("q_123") // 25 characters, the same for every instance
+ * Discord's window — a repair after a crash that cut the first one off — returns the first message.
  */
 export function promptNonce(questionId: string): string {
   return createHash("sha256").update(`ask-user:${questionId}`).digest("base64url").slice(0, NONCE_MAX_CHARS);
@@ -78,63 +58,72 @@ async function call<T>(method: string, run: () => Promise<unknown>): Promise<T> 
   }
 }
 
+/** The value cached under `key` (bounded, core's `rememberBounded`), else `known`, else fetched. */
+async function cached<V>(map: Map<string, V>, key: string, known: V | undefined, fetch: () => Promise<V>) {
+  const value = map.get(key) ?? known ?? (await fetch());
+  rememberBounded(map, key, value);
+  return value;
+}
+
 /** REST-only sending on `client` (its token must be set: logged in, or `client.rest.setToken`). */
-export function createOutbound(client: Client): Outbound {
+export function createOutbound(client: Client) {
   const kinds = new Map<string, number>();
   const dms = new Map<string, string>();
 
-  const kindOf = async (channelId: string): Promise<number> => {
-    const known = kinds.get(channelId) ?? client.channels.cache.get(channelId)?.type;
-    if (known !== undefined) return known;
-    const channel = await call<APIChannel>("GET /channels/{id}", () =>
-      client.rest.get(Routes.channel(channelId)),
-    );
-    return remember(kinds, channelId, channel.type);
-  };
-
   const dm = async (userId: string): Promise<OutboundTarget> => {
-    const known = dms.get(userId) ?? client.users.cache.get(userId)?.dmChannel?.id;
-    if (known !== undefined) return { channelId: known, dm: true };
-    const channel = await call<APIChannel>("POST /users/@me/channels", () =>
-      client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
-    );
-    return { channelId: remember(dms, userId, channel.id), dm: true };
+    const known = client.users.cache.get(userId)?.dmChannel?.id;
+    const channelId = await cached(dms, userId, known, async () => {
+      const channel = await call<APIChannel>("POST /users/@me/channels", () =>
+        client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
+      );
+      return channel.id;
+    });
+    return { channelId, dm: true };
   };
 
   return {
     dm,
-    async target(conversation) {
+    /** A guild channel or thread, or the DM with `user:<id>`. */
+    async target(conversation: string): Promise<OutboundTarget> {
       const target = parseConversation(conversation);
-      if (!target) {
-        throw new AskUserError(
-          "invalid_input",
+      const refuse = (why: string) => new AskUserError("invalid_input", why);
+      if (!target)
+        throw refuse(
           `"${conversation}" is not a Discord conversation: use a channel id or user:<user id> for a DM.`,
         );
-      }
       if (target.kind === "user") return dm(target.id);
-      const kind = await kindOf(target.id);
-      if (DM_TYPES.has(kind)) {
-        throw new AskUserError(
-          "invalid_input",
-          `Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`,
+      const kind = await cached(kinds, target.id, client.channels.cache.get(target.id)?.type, async () => {
+        const channel = await call<APIChannel>("GET /channels/{id}", () =>
+          client.rest.get(Routes.channel(target.id)),
         );
-      }
-      if (!SENDABLE.has(kind))
-        throw new AskUserError("invalid_input", `Discord channel ${target.id} is not a text channel.`);
+        return channel.type;
+      });
+      if (kind === ChannelType.DM || kind === ChannelType.GroupDM)
+        throw refuse(`Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`);
+      if (!SENDABLE.has(kind)) throw refuse(`Discord channel ${target.id} is not a text channel.`);
       return { channelId: target.id, dm: false };
     },
-    async send(channelId, body) {
+    /** Posts a message; resolves with its id. */
+    async send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string> {
       const message = await call<APIMessage>("POST /channels/{id}/messages", () =>
-        client.rest.post(Routes.channelMessages(channelId), { body }),
+        client.rest.post(Routes.channelMessages(channelId), {
+          body: { allowed_mentions: NO_MENTIONS, ...body },
+        }),
       );
       return message.id;
     },
-    async edit(channelId, messageId, body) {
+    async edit(
+      channelId: string,
+      messageId: string,
+      body: RESTPatchAPIChannelMessageJSONBody,
+    ): Promise<void> {
       await call("PATCH /channels/{id}/messages/{id}", () =>
-        client.rest.patch(Routes.channelMessage(channelId, messageId), { body }),
+        client.rest.patch(Routes.channelMessage(channelId, messageId), {
+          body: { allowed_mentions: NO_MENTIONS, ...body },
+        }),
       );
     },
-    async react(channelId, messageId, emoji) {
+    async react(channelId: string, messageId: string, emoji: string): Promise<void> {
       await call("PUT /channels/{id}/messages/{id}/reactions/{emoji}/@me", () =>
         client.rest.put(Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji))),
       );
@@ -142,7 +131,6 @@ export function createOutbound(client: Client): Outbound {
   };
 }
 
-/** What {@link within} gives for work that took too long. */
 /** The bot user behind the token (REST only), with a readable error when Discord refuses the token. */
 export async function whoAmI(client: Client): Promise<APIUser> {
   const method = "GET /users/@me";
@@ -152,10 +140,8 @@ export async function whoAmI(client: Client): Promise<APIUser> {
     const message = `Discord: no answer to ${method} within ${LOGIN_TIMEOUT_MS} ms`;
     throw new ChannelError("discord", "unreachable", message, { method });
   } catch (error) {
-    if (error instanceof DiscordAPIError && error.status === 401) {
-      const message = "Discord refused the bot token (401 Unauthorized): check DISCORD_BOT_TOKEN.";
-      throw new ChannelError("discord", "refused", message, { method, status: 401, cause: error });
-    }
-    throw toChannelError(error, method);
+    if (!(error instanceof DiscordAPIError && error.status === 401)) throw toChannelError(error, method);
+    const message = "Discord refused the bot token (401 Unauthorized): check DISCORD_BOT_TOKEN.";
+    throw new ChannelError("discord", "refused", message, { method, status: 401, cause: error });
   }
 }

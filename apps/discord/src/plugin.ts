@@ -7,20 +7,12 @@ import { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./conf
 import { parseConversation } from "./conversation.ts";
 
 /**
- * The Discord channel plugin: on when `DISCORD_BOT_TOKEN` is set; `create` checks the token and builds
- * the channel, `start(broker)` connects to the gateway (one instance per
- * token holds the connection, the others send over REST). Ingress is the gateway connection: no
- * webhook, no port.
+ * On when `DISCORD_BOT_TOKEN` is set; `start(broker)` connects to the gateway (one instance per token
+ * holds the connection, the others send over REST): no webhook, no port.
  *
  * @example
- * import { channelPlugin } from "@ask-user/discord/plugin";
- * if (channelPlugin.enabled(process.env)) {
- *   const config = channelPlugin.readConfig(process.env);
- *   const discord = await channelPlugin.create({ config, logger, coordination: store, instanceId });
- *   const askUser = createAskUser({ store, channels: [discord] });
- *   await discord.start(askUser);
- *   console.log(discord.describe); // discord (@ask_bot, gateway)
- * }
+ * const discord = await channelPlugin.create({ config, logger, coordination: store, instanceId });
+ * await discord.start(createAskUser({ store, channels: [discord] }));
  */
 export const channelPlugin = defineChannel<DiscordConfig>({
   name: "discord",

@@ -17,9 +17,6 @@ import { type Outbound, promptNonce } from "./outbound.ts";
 import { renderSummaryContent } from "./render/notice.ts";
 import { discordView, isFormView, type RenderedMessage, renderPrompt, samenessOf } from "./render/prompt.ts";
 
-const NO_MENTIONS = { parse: [] as [] };
-
-/** What the prompt messages need from the channel. */
 export interface PromptDeps {
   /** The channel's name (only its users are named by mention in summaries). */
   name: string;
@@ -46,44 +43,35 @@ export function createPrompts(deps: PromptDeps): Required<Pick<Channel, "deliver
       const view = discordView(record, buttons, forName);
       const payload = renderPrompt(view, deps.hint(record.locale, target.dm));
       // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
-      const messageId = await outbound.send(target.channelId, {
-        ...payload,
-        allowed_mentions: NO_MENTIONS,
-        nonce: promptNonce(record.id),
-        enforce_nonce: true,
-      });
+      const body = { ...payload, nonce: promptNonce(record.id), enforce_nonce: true };
+      const messageId = await outbound.send(target.channelId, body);
       if (isFormView(view)) messages.sent(messageId, record, samenessOf(payload));
       return { messageId };
     },
-    async finalize({ record, delivery }) {
-      const messageId = delivery.messageId;
+    async finalize({ record, delivery: { messageId, conversation } }) {
       await messages.end(messageId, async () => {
         // A tap that resolved the question updated its message in place (type 7): no second edit.
         if (await messages.tapsSettled(messageId)) return;
         try {
-          const target = await outbound.target(delivery.conversation);
-          const content = renderSummaryContent(record, name);
-          await outbound.edit(target.channelId, messageId, {
-            content,
+          const { channelId } = await outbound.target(conversation);
+          await outbound.edit(channelId, messageId, {
+            content: renderSummaryContent(record, name),
             components: [],
-            allowed_mentions: NO_MENTIONS,
           });
         } catch (error) {
           if (!isSettledEditError(error)) throw error;
         }
       });
     },
-    async refresh({ record, delivery }) {
-      const messageId = delivery.messageId;
+    async refresh({ record, delivery: { messageId, conversation } }) {
       if (!isForm(record.prompt) || messages.ended(messageId)) return;
-      const target = await outbound.target(delivery.conversation);
+      const target = await outbound.target(conversation);
       // After the taps on this message (each shows its own outcome); never over the summary.
       await messages.show(messageId, record, (latest) => {
         const payload = formMessage(deps, latest, target.dm);
-        const body = { ...payload, allowed_mentions: NO_MENTIONS };
         return {
           sameness: samenessOf(payload),
-          send: () => outbound.edit(target.channelId, messageId, body),
+          send: () => outbound.edit(target.channelId, messageId, payload),
         };
       });
     },

@@ -1,6 +1,6 @@
 /**
  * The plugin instance's gateway (WebSocket) connection. Discord sends every dispatch to every connection
- * on a token, so with several instances only the holder of a lease connects (see adapter.ts). Each connection
+ * on a token, so with several instances only the holder of a lease connects (`gateway.ts`). Each connection
  * gets a fresh discord.js client — a destroyed client cannot log in again — whose events are re-emitted
  * on the stable client the channel (and the host) listen on. Closing is bounded: REST calls of the
  * connection are aborted and discord.js gets {@link DISCONNECT_TIMEOUT_MS} to close, even while Discord
@@ -23,42 +23,14 @@ import {
   RECONNECT_MAX_MS,
 } from "../limits.ts";
 
-/** The intents the plugin asks for (Message Content is added while Discord allows it). */
-export const BASE_INTENTS = [
-  GatewayIntentBits.Guilds,
-  GatewayIntentBits.GuildMessages,
-  GatewayIntentBits.DirectMessages,
-];
-
-/** Options of {@link createGatewayConnection}. */
 export interface GatewayConnectionOptions {
   /** The stable client: every event of the current connection is re-emitted on it. */
   hub: Client;
   token: string;
-  /** REST base (tests, proxies). */
   apiUrl: string | undefined;
   logger: ChannelLogger;
   /** Called once when Discord refuses the Message Content intent; later connections go without it. */
   onNoMessageContent(): void;
-}
-
-/** One gateway connection at a time, opened and closed as the lease comes and goes. */
-export interface GatewayConnection {
-  /** Connects once: resolves at READY, rejects (having cleaned up) when that fails. */
-  connect(): Promise<void>;
-  /** Connects in the background, retrying with backoff until connected or closed (a takeover). */
-  keepConnecting(): void;
-  /** Closes the connection or the attempt; resolves within about {@link DISCONNECT_TIMEOUT_MS}. */
-  close(): Promise<void>;
-  /** The logged-in client while connected. */
-  readonly client: Client | undefined;
-}
-
-interface Live {
-  client: Client;
-  abort: AbortController;
-  stopForwarding(): void;
-  login: Promise<unknown>;
 }
 
 /**
@@ -71,8 +43,13 @@ export function clientOptions(
   signal: AbortSignal,
   messageContent: boolean,
 ): ClientOptions {
+  const intents = [
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildMessages,
+    GatewayIntentBits.DirectMessages,
+  ];
   return {
-    intents: messageContent ? [...BASE_INTENTS, GatewayIntentBits.MessageContent] : BASE_INTENTS,
+    intents: messageContent ? [...intents, GatewayIntentBits.MessageContent] : intents,
     partials: [Partials.Channel],
     rest: {
       ...(apiUrl === undefined ? {} : { api: apiUrl }),
@@ -100,6 +77,10 @@ function forward(from: Client, to: Client): () => void {
   };
 }
 
+/** `work`, or nothing after half the disconnect bound (a timer that never keeps the process alive). */
+const bounded = <T>(work: Promise<T>) =>
+  Promise.race([work, pause(DISCONNECT_TIMEOUT_MS / 2, undefined, { unref: true })]);
+
 async function loginWithin(client: Client, token: string): Promise<void> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   const login = await within(
@@ -109,25 +90,26 @@ async function loginWithin(client: Client, token: string): Promise<void> {
   if (login === TIMED_OUT) throw new Error(`Discord: not ready after ${LOGIN_TIMEOUT_MS} ms`);
 }
 
-/** Destroys a client for good, even one whose login finished after an earlier destroy. */
-async function destroyAgain(client: Client): Promise<void> {
-  // discord.js ignores a second destroy(); a login that raced the first one left a live socket.
-  (client.ws as unknown as { destroyed: boolean }).destroyed = false;
-  await client.destroy();
+interface Live {
+  client: Client;
+  abort: AbortController;
+  stopForwarding(): void;
+  login: Promise<unknown>;
 }
 
 /**
- * Creates the connection manager; nothing connects until {@link GatewayConnection.connect} or
- * {@link GatewayConnection.keepConnecting}.
+ * One gateway connection at a time, opened and closed as the lease comes and goes: `connect()` once
+ * (resolves at READY; rejects, cleaned up, when that fails), `keepConnecting()` in the background with
+ * backoff until connected or closed, `close()` within about {@link DISCONNECT_TIMEOUT_MS}.
  */
-export function createGatewayConnection(options: GatewayConnectionOptions): GatewayConnection {
+export function createGatewayConnection(options: GatewayConnectionOptions) {
   const { hub, token, logger } = options;
   let messageContent = true;
   let live: Live | undefined;
   let wanted = false;
   let retrying: Promise<void> | undefined;
   let opening: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
+  let closing = new AbortController();
 
   const teardown = async (conn: Live): Promise<void> => {
     if (live === conn) live = undefined;
@@ -137,31 +119,28 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
       () => true,
       () => false,
     );
-    const loggedIn = await Promise.race([
-      settled,
-      pause(DISCONNECT_TIMEOUT_MS / 2, undefined, { unref: true }).then(() => undefined),
-    ]);
-    await Promise.race([conn.client.destroy(), pause(DISCONNECT_TIMEOUT_MS / 2, undefined, { unref: true })]);
+    const loggedIn = await bounded(settled);
+    await bounded(conn.client.destroy());
     if (loggedIn === undefined) {
-      // Still logging in: if that ever succeeds, close what it opened.
-      void settled.then((ok) => (ok ? destroyAgain(conn.client).catch(() => undefined) : undefined));
+      // Still logging in: if that ever succeeds, close what it opened. discord.js ignores a second
+      // destroy(), and the login that raced the first one left a live socket.
+      void settled.then((ok) => {
+        if (!ok) return;
+        (conn.client.ws as unknown as { destroyed: boolean }).destroyed = false;
+        return conn.client.destroy().catch(() => undefined);
+      });
     }
   };
 
   const attempt = async (intents: boolean): Promise<void> => {
     const abort = new AbortController();
-    const gatewayClient = new Client(clientOptions(options.apiUrl, abort.signal, intents));
-    gatewayClient.on(Events.Error, (error) =>
+    const client = new Client(clientOptions(options.apiUrl, abort.signal, intents));
+    client.on(Events.Error, (error) =>
       logger.warn({ channel: "discord", err: describeError(error) }, "Discord: gateway client error"),
     );
-    const conn: Live = {
-      client: gatewayClient,
-      abort,
-      stopForwarding: forward(gatewayClient, hub),
-      login: Promise.resolve(),
-    };
+    const conn: Live = { client, abort, stopForwarding: forward(client, hub), login: Promise.resolve() };
     // discord.js gave the connection up for good (e.g. close code 4004): open a new one.
-    gatewayClient.on(Events.ShardDisconnect, (event) => {
+    client.on(Events.ShardDisconnect, (event) => {
       if (live !== conn || opening) return;
       logger.warn(
         { channel: "discord", code: event.code },
@@ -171,7 +150,7 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
         if (wanted) keepConnecting();
       });
     });
-    conn.login = loginWithin(gatewayClient, token);
+    conn.login = loginWithin(client, token);
     live = conn;
     try {
       await conn.login;
@@ -211,27 +190,15 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
   };
 
   const retryLoop = async (): Promise<void> => {
-    let delay = RECONNECT_FIRST_MS;
-    while (wanted && !live) {
+    for (let delay = RECONNECT_FIRST_MS; wanted && !live; delay = Math.min(delay * 2, RECONNECT_MAX_MS)) {
       try {
-        await connect();
-        return;
+        return await connect();
       } catch (error) {
         if (!wanted) return;
-        logger.warn(
-          { channel: "discord", err: describeError(error), retryInMs: delay },
-          "Discord: could not connect to the gateway, retrying",
-        );
+        const fields = { channel: "discord", err: describeError(error), retryInMs: delay };
+        logger.warn(fields, "Discord: could not connect to the gateway, retrying");
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+      await pause(delay, closing.signal);
     }
   };
 
@@ -246,13 +213,14 @@ export function createGatewayConnection(options: GatewayConnectionOptions): Gate
   return {
     connect,
     keepConnecting,
-    async close() {
+    async close(): Promise<void> {
       wanted = false;
-      wake?.();
-      const conn = live;
-      if (conn) await teardown(conn);
+      closing.abort();
+      closing = new AbortController();
+      if (live) await teardown(live);
     },
-    get client() {
+    /** The logged-in client while connected. */
+    get client(): Client | undefined {
       return live?.client;
     },
   };

@@ -5,44 +5,26 @@
  * stops it gives the lease up and another one connects within one renewal; when it dies, within about
  * ten seconds (the lease runs out, then the next renewal takes it).
  */
-import { type ChannelLogger, type Coordination, keepLease, type LeaseKeeper } from "@ask-user/core/channel";
-import type { Client } from "discord.js";
+import { type Coordination, keepLease, type LeaseKeeper } from "@ask-user/core/channel";
 import { LEASE_TTL_MS } from "../limits.ts";
-import { createGatewayConnection } from "./connection.ts";
+import { createGatewayConnection, type GatewayConnectionOptions } from "./connection.ts";
 
-/** Options of {@link holdGateway}. */
-export interface HoldGatewayOptions {
-  /** The stable client: every event of the connection is re-emitted on it. */
-  hub: Client;
-  token: string;
-  apiUrl: string | undefined;
+export interface HoldGatewayOptions extends GatewayConnectionOptions {
   botId: string;
   coordination: Coordination;
   instanceId: string;
-  logger: ChannelLogger;
-  /** Called once when Discord refuses the Message Content intent. */
-  onNoMessageContent(): void;
 }
 
-/** This instance's part in the gateway lease. */
-export interface GatewayHold {
-  /** Takes part in the lease; on the holder, resolves once the connection is READY. */
-  start(): Promise<void>;
-  /** Gives the lease up and closes the connection (bounded); safe to call twice. */
-  stop(): Promise<void>;
-  /** `connected` (this instance holds the gateway), `rest` (another one does) or `idle` (not started). */
-  readonly state: "connected" | "rest" | "idle";
-}
-
-/** See the module comment. Nothing connects before `start`. */
-export function holdGateway(options: HoldGatewayOptions): GatewayHold {
+/** This instance's part in the lease; nothing connects before `start`, `stop` is safe to call twice. */
+export function holdGateway(options: HoldGatewayOptions) {
   const { coordination, instanceId, logger } = options;
   const connection = createGatewayConnection(options);
   const lease = `discord:${options.botId}:gateway`;
   let keeper: LeaseKeeper | undefined;
   let started = false;
   return {
-    async start() {
+    /** Takes part in the lease; on the holder, resolves once the connection is READY. */
+    async start(): Promise<void> {
       const first = await coordination.acquireLease(lease, instanceId, LEASE_TTL_MS);
       // The connection is opened here the first time (its errors are start's), by the keeper later.
       let initial = first ? connection.connect() : undefined;
@@ -61,11 +43,12 @@ export function holdGateway(options: HoldGatewayOptions): GatewayHold {
       initial = undefined;
       started = true;
     },
-    async stop() {
+    async stop(): Promise<void> {
       await keeper?.stop();
       await connection.close();
     },
-    get state() {
+    /** `connected` (this instance holds the gateway), `rest` (another one does) or `idle` (not started). */
+    get state(): "connected" | "rest" | "idle" {
       return connection.client ? "connected" : started ? "rest" : "idle";
     },
   };

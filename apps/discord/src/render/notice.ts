@@ -23,12 +23,7 @@ import { chars, escapeMarkdown, MENTION, nameContent, shorten, TIMESTAMP } from 
 /** Every catalogue, so a sentence is recognised whatever locale core wrote it in. */
 const LOCALES = Object.keys({ en: 0, de: 0 } satisfies Record<Locale, 0>);
 
-/**
- * How Discord names a user without notifying anyone: `<@id>` (shown as their name; the channel sends it
- * with mentions suppressed). `undefined` for something that is not a user id.
- *
- * @example mentionOf("80351110224678912") // "<@80351110224678912>"
- */
+/** `<@id>`, shown as the user's name; `undefined` for something that is not a user id. */
 export function mentionOf(userId: string): string | undefined {
   return SNOWFLAKE.test(userId) ? `<@${userId}>` : undefined;
 }
@@ -44,11 +39,7 @@ function around(template: (slot: string) => string): [string, string] {
   return [before, after];
 }
 
-/**
- * The markup a refusal carries in its one slot — the name in "This question is for <@id>." / "…
- * answered by <@id>." (a mention), the time in "This question expired at <t:…:t>." (a timestamp, from
- * the channel's `formatTime`) — as [before, markup, after].
- */
+/** A refusal's one slot — a name (mention) or the expiry time (`formatTime`'s timestamp) — as [before, markup, after]. */
 function refusalMarkup(text: string): [string, string, string] | undefined {
   for (const locale of LOCALES) {
     const m = messagesFor(locale);
@@ -68,13 +59,7 @@ function refusalMarkup(text: string): [string, string, string] | undefined {
   return undefined;
 }
 
-/**
- * A confirmation, refusal or hint as message content: escaped, within 2000 characters; a refusal's
- * name (`This question is for <@id>.`) stays a mention, shown as the person's name, and its time
- * (`This question expired at <t:…:t>.`) a timestamp, shown in the reader's time zone.
- *
- * @example renderNotice("This question is for <@80351110224678912>.") // unchanged: a mention
- */
+/** A confirmation, refusal or hint as content: escaped, within 2000 characters, a refusal's slot kept markup. */
 export function renderNotice(text: string): string {
   const markup = refusalMarkup(text);
   if (!markup) return shorten(escapeMarkdown(text), MESSAGE_CONTENT_MAX_CHARS);
@@ -104,10 +89,8 @@ function summaryParts(summary: string, resolvedBy: Actor | undefined, channel: s
 }
 
 /**
- * A summary (`✅ Deploy: Production — <@id>`, `⏭ Deploy — skipped by <@id>`) as message content:
- * escaped, the attribution kept whole (a Discord user's name a mention); cut in the answer to 2000
- * characters only as a last resort — {@link renderSummaryContent} shortens the answers before.
- * `channel` is this channel's name (only its users are named by mention).
+ * A summary (`✅ Deploy: Production — <@id>`) as content: escaped, the attribution whole (a mention for
+ * a user of `channel`); cut only as a last resort — {@link renderSummaryContent} shortens answers first.
  */
 export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefined, channel: string): string {
   const [head, tail] = summaryParts(summary, resolvedBy, channel);
@@ -127,7 +110,7 @@ export function renderSummaryContent(record: QuestionRecord, channel: string): s
   return renderSummaryNotice(summary, record.resolvedBy, channel);
 }
 
-/** How a person is named in summaries and refusals: `<@id>` (never pings: mentions are suppressed). */
+/** How a person is named in summaries and refusals. */
 export function nameOf(user: { id: string; username: string }): string {
   return mentionOf(user.id) ?? `@${user.username}`;
 }

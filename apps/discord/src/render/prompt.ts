@@ -34,20 +34,18 @@ import {
 } from "../limits.ts";
 import { chars, deadlineText, escapeMarkdown, nameContent, shorten } from "./markdown.ts";
 
-/** A message's content and components, ready for a REST send or `interaction.update`. */
+/** Ready for a REST send or `interaction.update`. */
 export interface RenderedMessage {
   content: string;
   components: APIActionRowComponent<APIComponentInMessageActionRow>[];
 }
 
-/** Action rows of buttons only. */
 export type ButtonRows = APIActionRowComponent<APIButtonComponentWithCustomId>[];
 
 /**
- * The view of `record` on Discord: buttons for one single-select question when `buttons`, a form
- * (a select per question, at most four questions of ≤ 25 options) for several questions or a
- * multi-select one, else text. Every question stays on the message (`shown` 0: no stepping), so Skip
- * and Send carry the first question's token. `forName` is the "For …" name in a shared conversation.
+ * Core's view with Discord's limits: a form is a select per question, at most four questions of ≤ 25
+ * options. Every question stays on the message (`shown` 0: no stepping), so Skip and Send carry the
+ * first question's token.
  */
 export function discordView(record: QuestionRecord, buttons: boolean, forName?: string): PromptView {
   return buildPromptView(record, {
@@ -58,12 +56,11 @@ export function discordView(record: QuestionRecord, buttons: boolean, forName?: 
   });
 }
 
-/** True for a form prompt (several questions, or a multi-select one), whatever its layout. */
+/** A form prompt (several questions, or a multi-select one), whatever its layout. */
 export function isFormView(view: PromptView): boolean {
   return view.step.total > 1 || view.questions[0]?.multiSelect === true;
 }
 
-/** A button of a prompt, its label cut to Discord's 80 characters. */
 function button(label: string, customId: string, primary: boolean): APIButtonComponentWithCustomId {
   return {
     type: ComponentType.Button,
@@ -82,7 +79,7 @@ function audienceLine(view: PromptView): string | undefined {
   return `${escapeMarkdown(line.slice(0, at))}${nameContent(name)}${escapeMarkdown(line.slice(at + name.length))}`;
 }
 
-/** One single-select question: the header in bold, the question, the options when any has a description. */
+/** The header in bold, the question, the options when any has a description (the buttons carry labels). */
 function buttonBody(view: PromptView): string {
   const question = view.questions[0];
   if (!question) return "";
@@ -104,10 +101,7 @@ function textBody(view: PromptView): string {
   return escapeMarkdown(lines.join("\n").trimEnd());
 }
 
-/**
- * "Selected: Env: Staging · Regions: EU, Asia" while a form's draft has anything: every answered header
- * kept, the longest values shortened first to keep the line within 300 characters.
- */
+/** "Selected: Env: Staging · Regions: EU, Asia": every answered header kept, the longest values cut first. */
 function selectedLine(view: PromptView): string[] {
   const answered = view.status.filter((line) => line.answered);
   if (!isFormView(view) || answered.length === 0) return [];
@@ -123,7 +117,7 @@ function selectedLine(view: PromptView): string[] {
   return [shorten(escapeMarkdown(line(clipLongestFirst(values, budget))), SELECTED_LINE_MAX_CHARS)];
 }
 
-/** The content of a view in three parts: "For <@id>", the body, and a footer that is never cut. */
+/** "For <@id>", the body, and a footer that is never cut: a form's "Selected: …", the deadline, the hint. */
 function partsOf(view: PromptView, hint: string | undefined): [string[], string, string[]] {
   const head = audienceLine(view);
   const body = view.layout === "buttons" ? buttonBody(view) : textBody(view);
@@ -133,10 +127,7 @@ function partsOf(view: PromptView, hint: string | undefined): [string[], string,
   return [head === undefined ? [] : [head], body, footer];
 }
 
-/**
- * The content of a view: "For <@id>", the body, a form's "Selected: …", the deadline as a Discord
- * timestamp (`-#` small text) and the `hint` line; only the body is cut, as a last resort, to fit.
- */
+/** Only the body is cut, as a last resort, to fit. */
 function contentOf([head, body, footer]: [string[], string, string[]]): string {
   const fixed = chars([...head, ...footer].join("\n")) + 1;
   return [...head, shorten(body, MESSAGE_CONTENT_MAX_CHARS - fixed), ...footer].join("\n");
@@ -160,7 +151,7 @@ export function renderButtons(view: PromptView): ButtonRows {
   return rows;
 }
 
-/** One question's string select: its `choose` payload, option indexes as values, the draft's picks selected. */
+/** Option indexes as values, the draft's picks as defaults, the header as placeholder. */
 function selectOf(question: PromptView["questions"][number]): APIStringSelectComponent {
   return {
     type: ComponentType.StringSelect,
@@ -179,11 +170,7 @@ function selectOf(question: PromptView["questions"][number]): APIStringSelectCom
   };
 }
 
-/**
- * A form's action rows: one string select per question (`min_values` 0; `max_values` 1, or the option
- * count for a multi-select question; the draft's picks as defaults; the header as placeholder), then
- * Other… per question when the row has room, Skip and Send. Empty unless the view's layout is `form`.
- */
+/** A select per question, then Other… per question when the row has room, Skip and Send (Primary). */
 export function renderFormComponents(view: PromptView): RenderedMessage["components"] {
   const { questions, controls } = view;
   if (view.layout !== "form" || !controls.send) return [];
@@ -209,9 +196,8 @@ export function renderFormComponents(view: PromptView): RenderedMessage["compone
 }
 
 /**
- * A view as a message: its content shortened by core's ladder (`fitView`: long answers, then
- * descriptions, then question texts) until it fits 2000 characters, and its controls from the whole
- * view. `hint` is an extra line under the deadline (the missing-intent hint), already markdown.
+ * Content shortened by core's ladder (`fitView`: long answers, descriptions, question texts) to 2000
+ * characters, controls from the whole view; `hint` (markdown) is a line under the deadline.
  */
 export function renderPrompt(view: PromptView, hint?: string): RenderedMessage {
   const fits = (v: PromptView) => chars(partsOf(v, hint).flat().join("\n")) <= MESSAGE_CONTENT_MAX_CHARS;
@@ -226,7 +212,7 @@ export function missingIntentHint(locale: string, botId: string): string {
     : `This bot cannot read ordinary messages here: mention <@${botId}> in your answer, or reply to this message.`;
 }
 
-/** What a message shows, for core's form state (`PromptMessages`): equal keys, no edit. */
+/** For core's form state (`PromptMessages`): equal keys, no edit. */
 export function samenessOf(message: RenderedMessage): string {
   return JSON.stringify([message.content, message.components]);
 }
