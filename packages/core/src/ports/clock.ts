@@ -22,6 +22,9 @@ export const systemClock: Clock = {
   },
 };
 
+/** The longest delay Node's timers keep (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+const TIMER_MAX_MS = 2_147_483_647;
+
 /**
  * Resolves after `ms` milliseconds of real time, or at once when `signal` aborts (it never rejects: a
  * caller that must stop on abort checks `signal.throwIfAborted()` after it). With `unref`, the pause does
@@ -42,8 +45,9 @@ export function pause(ms: number, signal?: AbortSignal, options: { unref?: boole
       signal?.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, Math.max(0, ms));
-    if (options.unref) timer.unref?.();
+    // Node fires a timer of Infinity or more than 2^31-1 ms at once: such a pause ends only by `signal`.
+    const timer = ms <= TIMER_MAX_MS ? setTimeout(done, Math.max(0, ms)) : undefined;
+    if (options.unref) timer?.unref?.();
     signal?.addEventListener("abort", done, { once: true });
   });
 }
@@ -60,6 +64,7 @@ export const TIMED_OUT: unique symbol = Symbol("timed out");
  * if (first === TIMED_OUT) await acknowledgeNow();
  */
 export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  if (!(ms <= TIMER_MAX_MS)) return work; // no bound (Node would fire such a timer at once)
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), ms);
