@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { AskUserClient } from "@ask-user/client";
-import { GatewayError } from "@ask-user/client";
+import { type AskUserClient, GatewayError } from "@ask-user/client";
 import { type Answers, type PromptQuestion, renderAnswers } from "@ask-user/core";
 import { cancel, intro, isCancel, log, multiselect, outro, select, text } from "@clack/prompts";
 import type { PublicQuestion } from "../api.ts";

@@ -1,5 +1,4 @@
-import type { AskUserClient, RetryEvent } from "@ask-user/client";
-import { GatewayUnavailableError } from "@ask-user/client";
+import { type AskUserClient, GatewayUnavailableError, type RetryEvent } from "@ask-user/client";
 import { type AskUserResult, formatTime } from "@ask-user/core";
 import type { PublicQuestion } from "../api.ts";
 import { paint } from "./color.ts";

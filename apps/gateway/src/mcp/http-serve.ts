@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import type { AskUserLogger } from "@ask-user/core";
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
-import type { Session } from "./http.ts";
 import { writeEvent } from "./http-io.ts";
 import { dispatch, type RpcContext, waits } from "./http-rpc.ts";
+import type { Session } from "./http-sessions.ts";
 import { ProtocolError, RPC } from "./results.ts";
 
 /** Why a call's question is cancelled when its response stream closes before the answer. */

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { consoleLogger } from "@ask-user/core";
 import {
@@ -19,6 +18,7 @@ import {
 } from "./http-io.ts";
 import { initializeResult, type RpcContext } from "./http-rpc.ts";
 import { serveRequests } from "./http-serve.ts";
+import { createSessionTable, type Session } from "./http-sessions.ts";
 import { RPC } from "./results.ts";
 import { askUserMcpTool } from "./tool.ts";
 
@@ -61,24 +61,8 @@ export interface McpHttpHandler {
   readonly sessions: number;
 }
 
-/** An open session: all the state a client costs while it waits (no server object per session). */
-export interface Session {
-  id: string;
-  protocolVersion: string;
-  /** When the session last had a request or finished one (epoch ms). */
-  lastSeen: number;
-  /** Requests in flight, by JSON-RPC id: what cancels each. Created on first use. */
-  calls: Map<RequestId, AbortController> | undefined;
-}
-
-/** Measured gateway memory of an idle session record (bench/gateway/src/mcp-waiters.ts). */
-export const SESSION_BYTES = 1024;
-/** Measured gateway memory of a call in flight (resident, at 10,000 waiting): its socket, request, response and wait. */
-export const CALL_BYTES = 32 * 1024;
-
 const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
 const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
-const IDLE_SWEEP_MS = 60_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How long `close()` waits for interrupted calls to cancel their questions. */
 const CLOSE_GRACE_MS = 5_000;
@@ -111,46 +95,14 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const logger = serverOptions.logger ?? consoleLogger;
   const service = createAskUserService(serverOptions);
   const ctx: RpcContext = { service, tool: askUserMcpTool(), version: serverOptions.version ?? "0.1.0" };
-  /** Open sessions, least recently used first. */
-  const sessions = new Map<string, Session>();
+  const sessions = createSessionTable({ memoryBudgetBytes, maxSessions, idleSessionMs });
   /** Calls in flight in all sessions, and what they will have settled. */
   const inFlight = new Set<Promise<void>>();
-  let calls = 0;
   let closed = false;
 
-  const used = (extraSessions: number, extraCalls: number) =>
-    (sessions.size + extraSessions) * SESSION_BYTES + (calls + extraCalls) * CALL_BYTES;
-
-  const endSession = (session: Session, reason: string) => {
-    sessions.delete(session.id);
-    for (const controller of session.calls?.values() ?? []) controller.abort(reason);
-  };
-
-  const sweep = setInterval(
-    () => {
-      const before = Date.now() - idleSessionMs;
-      for (const session of sessions.values()) {
-        if (!session.calls?.size && session.lastSeen < before) sessions.delete(session.id);
-      }
-    },
-    Math.min(IDLE_SWEEP_MS, idleSessionMs),
-  );
-  sweep.unref();
-
-  /** Makes room for `sessionsNeeded` sessions and `callsNeeded` calls: closes idle sessions, LRU first. */
-  const makeRoom = (sessionsNeeded: number, callsNeeded: number): boolean => {
-    const fits = () =>
-      used(sessionsNeeded, callsNeeded) <= memoryBudgetBytes && sessions.size + sessionsNeeded <= maxSessions;
-    for (const session of sessions.values()) {
-      if (fits()) break;
-      if (!session.calls?.size) sessions.delete(session.id);
-    }
-    return fits();
-  };
-
   const open = (res: ServerResponse, request: JSONRPCRequest) => {
-    if (!makeRoom(1, 0)) {
-      const why = sessions.size >= maxSessions ? `${maxSessions} sessions` : "its memory budget";
+    const why = sessions.refusesSession();
+    if (why !== undefined) {
       return sendError(res, 503, -32000, `Too many MCP sessions with calls in flight (${why}).`, {
         "retry-after": "30",
       });
@@ -161,13 +113,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     } catch (error) {
       return sendError(res, 400, RPC.invalidParams, error instanceof Error ? error.message : String(error));
     }
-    const session: Session = {
-      id: randomUUID(),
-      protocolVersion: result.protocolVersion,
-      lastSeen: Date.now(),
-      calls: undefined,
-    };
-    sessions.set(session.id, session);
+    const session = sessions.open(result.protocolVersion);
     res.writeHead(200, { "content-type": "application/json", "mcp-session-id": session.id });
     res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }));
   };
@@ -187,7 +133,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         // No server-initiated stream: every message belongs to a request (MCP allows answering 405).
         return sendError(res, 405, -32000, "This server sends no stream on GET.", { allow: "POST, DELETE" });
       }
-      endSession(session, "the client ended the MCP session");
+      sessions.end(session, "the client ended the MCP session");
       res.writeHead(200).end();
       return;
     }
@@ -224,9 +170,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return sendError(res, 400, -32000, `Bad Request: unsupported protocol version ${version}.`);
     }
-    sessions.delete(session.id);
-    sessions.set(session.id, session);
-    session.lastSeen = Date.now();
+    sessions.touch(session);
     const requests: JSONRPCRequest[] = [];
     for (const message of messages) {
       if ("id" in message && "method" in message) requests.push(message as JSONRPCRequest);
@@ -240,7 +184,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       res.writeHead(202).end();
       return;
     }
-    if (!makeRoom(0, requests.length)) {
+    if (!sessions.roomForCalls(requests.length)) {
       return sendError(res, 503, -32000, "The MCP endpoint is at its memory budget; try again later.", {
         "retry-after": "30",
       });
@@ -255,10 +199,9 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
    * `handle`: a waiting call holds none of its request's body or parsed messages.
    */
   const track = (session: Session, count: number, serve: () => Promise<void>): Promise<void> => {
-    calls += count;
+    const done = sessions.startCalls(session, count);
     const finish = () => {
-      calls -= count;
-      session.lastSeen = Date.now();
+      done();
       inFlight.delete(served);
     };
     let started: Promise<void>;
@@ -288,8 +231,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     },
     async close() {
       closed = true;
-      clearInterval(sweep);
-      for (const session of [...sessions.values()]) endSession(session, "the MCP endpoint is shutting down");
+      sessions.close("the MCP endpoint is shutting down");
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, CLOSE_GRACE_MS);

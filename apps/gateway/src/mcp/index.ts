@@ -4,13 +4,12 @@
  */
 export { type CallChannel, DEFAULT_TIMEOUT_GRACE_MS, isClientTimeout } from "./ask.ts";
 export {
-  CALL_BYTES,
   createMcpHttpHandler,
   type McpHttpHandler,
   type McpHttpHandlerOptions,
   type McpTransportSecurity,
-  SESSION_BYTES,
 } from "./http.ts";
+export { CALL_BYTES, SESSION_BYTES } from "./http-sessions.ts";
 export { clock, createMcpServer, type McpServerOptions } from "./server.ts";
 export { runStdioServer, type StdioServerOptions } from "./stdio.ts";
 export { statusMessage } from "./tasks.ts";
