@@ -42,8 +42,9 @@ interface Queued {
  * Group commit: writes queue up while the writer is busy and go together, in the order they were
  * made, as the next group (one transaction, one fsync) as soon as it is free — or, with a pipelined
  * runner, as soon as they are made, the writer joining what reached it while it committed. Writes made
- * in the same turn of the event loop share a group (the flush waits for a microtask). A group holds at
- * most `maxGroup` writes, so one transaction never runs long.
+ * in the same turn of the event loop share a group (the flush waits for a microtask); while a group is
+ * in flight, so do the writes made in the same pass of the event loop (the flush waits for
+ * `setImmediate`). A group holds at most `maxGroup` writes, so one transaction never runs long.
  */
 export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupCommit {
   let queue: Queued[] = [];
@@ -55,7 +56,11 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
   function schedule(): void {
     if (scheduled || inFlight >= runner.pipeline) return;
     scheduled = true;
-    queueMicrotask(flush);
+    // The writer free: at once (after this turn's microtasks). Busy: at the end of this pass of the
+    // event loop, so the writes of every request handled in it go as one message (each message costs
+    // a fixed hand-off on both threads) — the writer would only have joined them on its side anyway.
+    if (inFlight === 0) queueMicrotask(flush);
+    else setImmediate(flush);
   }
 
   function settleAll(group: Queued[], result: GroupResult): void {

@@ -128,6 +128,43 @@ describe("group commit", () => {
     expect(await sentWhileBusy(1)).toEqual({ sent: 1, settled: [0, 1, 2] });
   });
 
+  it("while a group is in flight, sends the writes of one pass of the event loop as one group", async () => {
+    const groups: number[] = [];
+    const answers: (() => void)[] = [];
+    const runner: GroupRunner = {
+      pipeline: 64,
+      run: (ops) =>
+        new Promise<GroupResult>((resolve) => {
+          groups.push(ops.length);
+          const outcomes = ops.map(() => ({ ok: true as const, value: true }));
+          answers.push(() =>
+            resolve({ ok: true, outcomes, stats: { writes: 0, transactions: 0, largestGroup: 0 } }),
+          );
+        }),
+      busy: () => undefined,
+      close: async () => undefined,
+    };
+    const commit = createGroupCommit(runner, 512);
+    const write = (holder: string) => commit.write({ kind: "release", name: "l", holder }, () => holder);
+    const first = write("first"); // the writer is free: sent at once
+    await Promise.resolve();
+    expect(groups).toEqual([1]);
+    // Three callbacks of one pass of the event loop (as requests read from three sockets are), each
+    // making a write while the first group is in flight.
+    const later = await new Promise<Promise<string>[]>((resolve) => {
+      const made: Promise<string>[] = [];
+      for (const holder of ["a", "b", "c"])
+        setImmediate(() => {
+          made.push(write(holder));
+          if (made.length === 3) resolve(made);
+        });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toEqual([1, 3]);
+    for (const answer of answers.splice(0)) answer();
+    expect(await Promise.all([first, ...later])).toEqual(["first", "a", "b", "c"]);
+  });
+
   it("joins the groups that reached the writer while it was busy into one transaction, each answered on its own", async () => {
     const path = tempPath();
     const store = openStore(path);
