@@ -1,5 +1,10 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { type AskUserClient, createAskUserClient, type ListFilter } from "@ask-user/client";
+import {
+  type AskUserClient,
+  createAskUserClient,
+  type ListFilter,
+  type OperatorSurface,
+} from "@ask-user/client";
 import type { PublicQuestion } from "../api.ts";
 import { DEFAULT_GATEWAY_URL } from "../http-client.ts";
 import { type CliIo, InputError, UsageError } from "./io.ts";
@@ -71,11 +76,15 @@ export function gatewayUrl(context: CliContext, url: string | undefined): string
 
 /**
  * The `@ask-user/client` of a command, for the gateway of {@link gatewayUrl}, with `ASK_USER_TOKEN` as
- * its bearer token (never printed); answers and skips are signed "via CLI".
+ * its bearer token (never printed); answers and skips are signed "via CLI" (`ask-user mcp`: "mcp").
  */
-export function connect(context: CliContext, url: string | undefined): AskUserClient {
+export function connect(
+  context: CliContext,
+  url: string | undefined,
+  surface: OperatorSurface = "cli",
+): AskUserClient {
   const token = context.io.env.ASK_USER_TOKEN || undefined;
-  return createAskUserClient({ url: gatewayUrl(context, url), token, surface: "cli" });
+  return createAskUserClient({ url: gatewayUrl(context, url), token, surface });
 }
 
 /** `list` follows at most this many pages of 500 (five million questions): a bound, not a limit met. */

@@ -36,6 +36,6 @@ ${URL_HELP}
   async run(args, context) {
     const { values } = parse(args, GATEWAY_OPTIONS, false);
     const { runStdioServer } = await import("../mcp/stdio.ts");
-    return runStdioServer({ backend: connect(context, values.url) });
+    return runStdioServer({ backend: connect(context, values.url, "mcp") });
   },
 };
