@@ -1,14 +1,28 @@
 /**
  * The processes the benchmarks measure apart from the load generator: Node scripts and `ask-user
  * start`, each started through `sh -c 'ulimit -n $(ulimit -Hn); exec node …'` so that it may hold as
- * many sockets as the hard open-file limit allows, running the repository's TypeScript sources (tsx).
+ * many sockets as the hard open-file limit allows, running the same code as the bench (sources or dist).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { kill9 } from "@ask-user/gateway/testing";
 
-/** `NODE_OPTIONS` that make a child run the workspace's sources, as the bench itself does. */
-export const SOURCE_NODE_OPTIONS = `--conditions=source --import=${import.meta.resolve("tsx")}`;
+/**
+ * True when the bench runs the workspace's TypeScript sources (`--conditions=source`, `pnpm bench`);
+ * false when it runs the built `dist/` folders, as `ask-user start` does (`pnpm bench:dist`).
+ */
+export const ON_SOURCES = import.meta.resolve("@ask-user/gateway").includes("/src/");
+
+/** Which code the gateway runs in this bench, for the report. */
+export const CODE_UNDER_TEST = ON_SOURCES
+  ? "the TypeScript sources through tsx (pnpm bench)"
+  : "the built dist/ folders, as ask-user start runs (pnpm bench:dist)";
+
+/**
+ * `NODE_OPTIONS` that make a child run the same code as the bench itself: the sources or the built
+ * `dist/` (tsx in both, for the bench's own scripts).
+ */
+export const SOURCE_NODE_OPTIONS = `${ON_SOURCES ? "--conditions=source " : ""}--import=${import.meta.resolve("tsx")}`;
 
 /** `ask-user`'s bin, beside the gateway's `src/` (or `dist/`) that `@ask-user/gateway/testing` is in. */
 const gatewayBin = fileURLToPath(

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CODE_UNDER_TEST } from "./children.ts";
 import { httpSection } from "./http.ts";
 import { longPollFigures } from "./long-poll.ts";
 import { load } from "./machine.ts";
@@ -68,6 +69,7 @@ print(
 print(
   `# machine: ${cpu.length} × ${cpu[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${load()}`,
 );
+print(`# the gateway's code: ${CODE_UNDER_TEST}`);
 print("");
 
 const sections: Record<string, [string, () => Promise<void>]> = {
