@@ -24,6 +24,7 @@ import type { SlackConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 import { createInbound } from "./inbound.ts";
 import { acknowledgeTheRest, createBoltApp } from "./ingress/bolt-app.ts";
+import type { WebhookReceiver } from "./ingress/receiver.ts";
 import {
   ACTIONS_ELEMENTS_MAX,
   BUTTON_TEXT_MAX_CHARS,
@@ -38,17 +39,14 @@ import { createPeople, mention } from "./users.ts";
 
 /** Options of {@link createSlackChannel}. */
 export interface SlackChannelOptions {
-  /** The host's Bolt app (HTTP or Socket Mode). Its own listeners keep working. */
+  /** Your Bolt app (HTTP or Socket Mode). Its own listeners keep working. */
   app: App;
   /** The channel name used in targets (`{ channel: "slack", conversation }`). Default `"slack"`. */
   name?: string;
   /** The WebClient with the bot token. Default `app.client` (a single-workspace app with `token`). */
   client?: webApi.WebClient;
   logger?: ChannelLogger;
-  /**
-   * Where "handled once" is recorded: pass the store when several processes share it, so that an event
-   * or interaction delivered twice — to any of them — is handled once. Default: this process only.
-   */
+  /** Where "handled once" is recorded: the store several processes share. Default: this process only. */
   coordination?: Coordination;
   /** How this app receives Slack's requests (`capabilities.ingress`). Default `"connection"` (Socket Mode). */
   ingress?: "connection" | "webhook";
@@ -66,13 +64,10 @@ export interface SlackChannel extends ChannelAdapter, Channel {
   stop(): Promise<void>;
 }
 
-/** The plugin's own app, which the channel starts (after its last middleware) and stops. */
-interface OwnApp {
-  describe: string;
-  instanceId: string;
-}
+/** The plugin's own app, which the channel starts (after its last middleware) and stops; HTTP mode's receiver. */
+type OwnApp = { describe: string; instanceId: string; receiver: WebhookReceiver | undefined };
 
-function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { receiving(): boolean } {
+function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel {
   const { app } = options;
   const name = options.name ?? "slack";
   const client = options.client ?? app.client;
@@ -84,7 +79,7 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
   let stopping: Promise<void> | undefined;
   const out = createOutbound({ name, client, logger, people: createPeople(client), broker: () => broker });
 
-  return {
+  const channel: SlackChannel = {
     name,
     describe: own?.describe ?? name,
     capabilities: {
@@ -104,7 +99,6 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
     displayName: async (userId) => mention(userId),
     // Refusals say "expired at 14:05" in the reader's own time zone.
     formatTime: (epochMs, locale) => slackTime(epochMs, locale, Date.now()),
-    receiving: () => receiving && !stopped,
     async start(next) {
       if (stopped) throw new AskUserError("closed", "The Slack channel was stopped.");
       if (broker) throw new AskUserError("invalid_input", "The Slack channel is started already.");
@@ -131,6 +125,15 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
       return stopping;
     },
   };
+  const receiver = own?.receiver;
+  // Before start and after stop: 503 with Retry-After, so that Slack redelivers an event.
+  if (receiver) {
+    channel.handleWebhook = async (request) =>
+      receiving && !stopped
+        ? receiver.handle(request)
+        : notReadyResponse("The Slack channel is not receiving yet.", 1);
+  }
+  return channel;
 }
 
 /**
@@ -138,8 +141,7 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel & { rec
  * starts with `start(broker)`. Platform failures reach core as `ChannelError` (see `errors.ts`).
  */
 export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
-  const { receiving: _, ...channel } = mount(options);
-  return channel;
+  return mount(options);
 }
 
 /**
@@ -151,13 +153,7 @@ export async function create(context: ChannelPluginContext<SlackConfig>): Promis
   const { app, receiver, botName } = await createBoltApp(config, logger);
   const describe = `slack (@${botName}, ${receiver ? `HTTP at ${EVENTS_PATH}` : "Socket Mode"})`;
   const ingress = receiver ? "webhook" : "connection";
-  const { receiving, ...slack } = mount({ app, logger, coordination, ingress }, { describe, instanceId });
-  if (!receiver) return slack;
-  return {
-    ...slack,
-    // Before start and after stop: 503 with Retry-After, so that Slack redelivers an event.
-    handleWebhook: async (request) =>
-      receiving() ? receiver.handle(request) : notReadyResponse("The Slack channel is not receiving yet.", 1),
-    listen: { host: config.host, port: config.port, paths: [EVENTS_PATH, LEGACY_EVENTS_PATH] },
-  };
+  const slack = mount({ app, logger, coordination, ingress }, { describe, instanceId, receiver });
+  const listen = { host: config.host, port: config.port, paths: [EVENTS_PATH, LEGACY_EVENTS_PATH] };
+  return receiver ? { ...slack, listen } : slack;
 }

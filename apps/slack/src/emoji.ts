@@ -14,14 +14,8 @@ interface CompactEmoji {
 /** Slack's skin-tone suffix number (`::skin-tone-2:` … `::skin-tone-6:`) → the modifier's hex code. */
 const SKIN_TONE_HEX: Record<number, string> = { 2: "1F3FB", 3: "1F3FC", 4: "1F3FD", 5: "1F3FE", 6: "1F3FF" };
 
-interface Tables {
-  /** Shortcode → hex code (`two` → `0032-FE0F-20E3`). */
-  hexOf: Map<string, string>;
-  /** Hex code → the emoji, skin-toned variants included. */
-  emojiOf: Map<string, string>;
-}
-
-let tables: Tables | undefined;
+/** Shortcode → hex code (`two` → `0032-FE0F-20E3`); hex code → the emoji, skin-toned variants included. */
+let tables: { hexOf: Map<string, string>; emojiOf: Map<string, string> } | undefined;
 
 /** The emoji as people type it: no variation selector after a character that is an emoji anyway. */
 function typed(unicode: string): string {
@@ -32,7 +26,7 @@ function fromHex(hexcode: string): string {
   return String.fromCodePoint(...hexcode.split("-").map((hex) => Number.parseInt(hex, 16)));
 }
 
-function load(): Tables {
+function load() {
   if (tables) return tables;
   const require = createRequire(import.meta.url);
   const names = require("emojibase-data/en/shortcodes/iamcal.json") as Record<string, string | string[]>;
@@ -50,13 +44,7 @@ function load(): Tables {
   return tables;
 }
 
-/**
- * The emoji for a Slack shortcode name (without colons), optionally with Slack's skin tone (2–6);
- * `undefined` for a name Slack does not know (custom emoji stay as typed).
- *
- * @example emojiFor("two") // "2️⃣"
- * @example emojiFor("+1", 4) // "👍🏽"
- */
+/** The emoji for a shortcode name and Slack's skin tone (2–6); `undefined` for one Slack does not know (custom). */
 export function emojiFor(name: string, skinTone?: number): string | undefined {
   const { hexOf, emojiOf } = load();
   const hexcode = hexOf.get(name);

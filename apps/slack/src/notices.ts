@@ -17,10 +17,7 @@ import { parseMessageRef } from "./conversation.ts";
 import type { Outbound } from "./outbound.ts";
 import { renderNotice, renderPrivateNotice } from "./render/mrkdwn.ts";
 
-/**
- * Shows `text` to one user only: through the interaction's `response_url` when there is one, else
- * `chat.postEphemeral`. Nobody can reply to it.
- */
+/** Shows `text` to one user only (nobody can reply): the interaction's `response_url`, else `chat.postEphemeral`. */
 export async function tellPrivately(
   out: Outbound,
   where: { channel: string; user: string; threadTs?: string | undefined },

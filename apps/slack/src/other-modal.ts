@@ -1,9 +1,7 @@
 /**
- * The Other… modal: the question again and one text input (pure), and its submissions
- * (`view_submission`). The answer decides between closing the modal and a field error in it, so the
- * broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower store (or a slow "handled once"
- * check) closes the modal neutrally instead, and a refusal that comes later goes to the person as an
- * ephemeral message.
+ * The Other… modal (pure) and its submissions. The answer decides between closing the modal and a field
+ * error in it, so the broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower store closes
+ * the modal neutrally instead, and a refusal that comes later goes to the person as an ephemeral message.
  */
 import {
   decodeAction,
@@ -36,9 +34,8 @@ export interface ModalMetadata {
 }
 
 /**
- * The Other… modal: the question again, and one required multiline `plain_text_input` — in a form,
- * filled with the draft's own answer to that question. Its `callback_id` is the question's Other…
- * payload, so the submission finds the question by its token.
+ * The question again and one required multiline input, filled with the draft's own answer; its
+ * `callback_id` is the question's Other… payload, so the submission finds the question by its token.
  */
 export function renderOtherModal(
   record: QuestionRecord,
@@ -108,11 +105,7 @@ async function submit(deps: InboundDeps, body: ViewSubmitAction, data: string) {
   return { outcome: await deps.broker.handleAction(event), conversation };
 }
 
-/**
- * Handles a submission of our Other… modal (`data` from {@link ourSubmission}): answered (or, in a form,
- * staged: the form's message shows it) → the modal closes; refused or empty → a field error in it; no
- * outcome within 2 s → it closes, and a late refusal is sent ephemerally where the modal was opened.
- */
+/** Answered or staged → the modal closes; refused or empty → a field error; late → closes, a refusal told privately. */
 export async function onSubmission(
   deps: InboundDeps,
   body: ViewSubmitAction,

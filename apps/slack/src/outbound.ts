@@ -1,10 +1,8 @@
 /**
- * The Web API calls the channel makes, failures as `ChannelError` (`errors.ts`): where a conversation is
- * posted, the prompt posted (once: a post whose connection failed may have reached Slack), re-rendered
- * while a form's draft changes and edited to its summary — edits, `conversations.open` and
- * `reactions.add` are safe to repeat and tried again while Slack cannot be reached. A prompt message's
- * edits go through core's `PromptMessages`: one at a time, none after the summary, none that would show
- * the same.
+ * The Web API calls the channel makes, failures as `ChannelError`: the prompt posted once (a post whose
+ * connection failed may have reached Slack), re-rendered while a form's draft changes and edited to its
+ * summary through core's `PromptMessages` (one edit at a time, none after the summary, none that shows
+ * the same). Edits, `conversations.open` and `reactions.add` are safe to repeat and tried again.
  */
 import {
   type AskUserBroker,
@@ -45,7 +43,6 @@ export async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The outbound side: its dependencies, the calls, and the prompt's life (deliver, refresh, finalize). */
 export type Outbound = ReturnType<typeof createOutbound>;
 
 export function createOutbound(options: {

@@ -1,7 +1,7 @@
 /**
  * A Slack message event's `text` → the reply text core reads (SPEC §7: as the person typed it). Slack
- * sends what people type in its own markup: `&`, `<`, `>` escaped, emoji as shortcodes, mentions,
- * channels and links as `<…>` tokens. This undoes it, and keeps line breaks.
+ * sends it in its own markup (`&<>` escaped, emoji as shortcodes, mentions, channels and links as
+ * `<…>` tokens); this undoes it and keeps line breaks.
  */
 import { emojiFor } from "./emoji.ts";
 
@@ -41,15 +41,9 @@ function token(inner: string): string {
 }
 
 /**
- * Turns a Slack message `text` into what the person typed:
- * - a mention of the bot itself (`<@UBOT>` / `<@UBOT|name>`) at the start or the end is removed;
- * - other mentions `<@U123|name>` → `@name` (`<@U123>` stays: Slack shows it as the name);
- * - channels `<#C1|general>` → `#general`; `<!here>` → `@here`; dates and groups → their label;
- * - links `<https://x.dev>` → `https://x.dev`; `<http://x.dev|x.dev>` (what Slack makes of a typed
- *   address) → `x.dev`; a link whose label is not its address → `label (https://x.dev)`;
- * - emoji shortcodes → the emoji (`:two:` → 2️⃣, `:+1::skin-tone-2:` → 👍🏻); unknown ones stay;
- * - `&amp;` `&lt;` `&gt;` → `&` `<` `>` (after the markup above, so an escaped `&lt;@U1&gt;` stays text).
- * Line breaks are kept.
+ * Turns a Slack message `text` into what the person typed (the README's "Text as typed"): the bot's own
+ * mention at the start or end removed, other tokens as they read, emoji shortcodes as emoji, then the
+ * entities decoded — last, so that an escaped `&lt;@U1&gt;` stays text.
  *
  * @example replyText("<@U0BOT> :two:", "U0BOT") // "2️⃣"
  */
@@ -63,11 +57,7 @@ export function replyText(text: string, botUserId?: string): string {
     TOKEN,
     (whole, inner: string | undefined, name: string | undefined, tone: string | undefined, entity) => {
       if (inner !== undefined) return token(decodeEntities(inner));
-      if (name !== undefined) {
-        const emoji = emojiFor(name, tone === undefined ? undefined : Number(tone));
-        if (emoji === undefined) return whole;
-        return emoji;
-      }
+      if (name !== undefined) return emojiFor(name, tone === undefined ? undefined : Number(tone)) ?? whole;
       return ENTITIES[String(entity)] ?? whole;
     },
   );

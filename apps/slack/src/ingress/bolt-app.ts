@@ -1,21 +1,17 @@
 /**
  * A Bolt app from a `SlackConfig`, as the plugin runs it: the bot token checked with `auth.test` first,
  * Socket Mode with an app token, else HTTP mode through a receiver that opens no port (`receiver.ts`);
- * rate-limited calls retried after Slack's `Retry-After`, bounded by `SLACK_RETRY_POLICY`, and nothing
- * else retried by the WebClient (a post whose connection failed is not sent twice) — Socket Mode's own
- * WebClient included, so a start while Slack is unreachable fails in bounded time; Bolt's own log lines
- * in ours.
+ * the WebClients retry only a 429 (`SLACK_RETRY_POLICY`); Bolt's warnings and errors in our log.
  */
 import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core/channel";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";
 import { NO_MODE_PROBLEM, type SlackConfig } from "../config.ts";
 import { SLACK_RETRY_POLICY, toChannelError } from "../errors.ts";
-import { createWebhookReceiver, type WebhookReceiver } from "./receiver.ts";
+import { createWebhookReceiver } from "./receiver.ts";
 
 /** Bolt's Socket Mode warning when {@link acknowledgeTheRest} comes after a listener's own ack. */
 const SECOND_ACK = /^ack\(\) has already been called/;
 
-/** Bolt's logger interface over ours: warnings and errors only. */
 function boltLogger(logger: AskUserLogger): Logger {
   let level = LogLevel.WARN;
   const text = (parts: unknown[]) => parts.map((p) => (p instanceof Error ? p.message : String(p))).join(" ");
@@ -36,10 +32,9 @@ function boltLogger(logger: AskUserLogger): Logger {
 }
 
 /**
- * The plugin app's last middleware: an interactive request that nobody answered (a button or modal of
- * another app's message, an old message of a removed listener) is acknowledged once the listeners ran,
- * so that Bolt does not answer 404 and the person sees no error. A listener's own ack comes first, and
- * the late one is then dropped.
+ * The plugin app's last middleware: an interactive request nobody answered (another app's button, an
+ * old message of a removed listener) is acked once the listeners ran, so that Bolt does not answer 404
+ * and the person sees no error. A listener's own ack comes first.
  */
 export function acknowledgeTheRest(): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -53,53 +48,35 @@ export function acknowledgeTheRest(): Middleware<AnyMiddlewareArgs> {
   };
 }
 
-/** A Bolt app built from the config, not started. */
-export interface BoltApp {
-  app: App;
-  /** HTTP mode: the receiver whose `handle` serves Slack's requests. */
-  receiver?: WebhookReceiver;
-  /** The bot's user name from `auth.test` (for the banner). */
-  botName: string;
-}
-
-/**
- * Checks the bot token (`auth.test`; a refusal throws `ChannelError`) and builds the app: Socket Mode
- * with `appToken`, else HTTP mode with `signingSecret`.
- *
- * @example
- * const { app, receiver } = await createBoltApp(readSlackConfig(process.env), logger);
- */
-export async function createBoltApp(config: SlackConfig, logger: AskUserLogger): Promise<BoltApp> {
+/** Checks the bot token (a refusal throws `ChannelError`) and builds the app, not started. */
+export async function createBoltApp(config: SlackConfig, logger: AskUserLogger) {
   const clientOptions = {
     retryConfig: { ...SLACK_RETRY_POLICY },
     ...(config.apiUrl ? { slackApiUrl: config.apiUrl } : {}),
   };
-  let auth: webApi.AuthTestResponse;
-  try {
-    auth = await new webApi.WebClient(config.botToken, {
-      ...clientOptions,
-      logLevel: LogLevel.ERROR,
-    }).auth.test();
-  } catch (error) {
-    throw toChannelError(error, "auth.test");
-  }
-  const bolt = boltLogger(logger);
-  let receiver: WebhookReceiver | undefined;
-  if (config.appToken === undefined) {
-    if (!config.signingSecret) throw new InvalidChannelConfigError("slack", [NO_MODE_PROBLEM]);
-    receiver = createWebhookReceiver({ signingSecret: config.signingSecret }); // logs with the app's logger
-  }
+  const auth = await new webApi.WebClient(config.botToken, {
+    ...clientOptions,
+    logLevel: LogLevel.ERROR,
+  }).auth
+    .test()
+    .catch((error: unknown) => {
+      throw toChannelError(error, "auth.test");
+    });
+  const { appToken, signingSecret } = config;
+  if (!appToken && !signingSecret) throw new InvalidChannelConfigError("slack", [NO_MODE_PROBLEM]);
+  // HTTP mode's receiver logs with the app's logger.
+  const receiver = appToken || !signingSecret ? undefined : createWebhookReceiver({ signingSecret });
   const app = new App({
     token: config.botToken,
     ...(auth.bot_id ? { botId: auth.bot_id } : {}),
     ...(auth.user_id ? { botUserId: auth.user_id } : {}),
-    ...(receiver ? { receiver } : { appToken: config.appToken ?? "", socketMode: true }),
+    ...(receiver ? { receiver } : { appToken: appToken ?? "", socketMode: true }),
     clientOptions,
     // Socket Mode's own WebClient (apps.connections.open) with the same policy, not its default of 100
     // tries over about 30 minutes: a start while Slack is unreachable fails, and the host tries again.
     // Bolt 5.1 passes `clientOptions` there by itself; said here so that it stays so.
     installerOptions: { clientOptions: { ...clientOptions } },
-    logger: bolt,
+    logger: boltLogger(logger),
   });
-  return { app, ...(receiver ? { receiver } : {}), botName: auth.user ?? "bot" };
+  return { app, receiver, botName: auth.user ?? "bot" };
 }

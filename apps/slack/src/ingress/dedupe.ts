@@ -6,23 +6,17 @@
  */
 import type { BlockAction, EnvelopedEvent, ViewSubmitAction } from "@slack/bolt";
 
-/** An Events API request: `slack:event:<event_id>` (Slack keeps the id when it redelivers). */
+/** An Events API request (Slack keeps the `event_id` when it redelivers). */
 export function eventKey(body: EnvelopedEvent): string | undefined {
   return body.event_id ? `slack:event:${body.event_id}` : undefined;
 }
 
-/**
- * A tap, by the `trigger_id` Slack issues afresh for every interaction (a copy of the request carries
- * the same one): `slack:action:<trigger_id>:<action_ts>`. `undefined` (no dedupe) without one.
- */
+/** A tap, by the `trigger_id` Slack issues afresh for every interaction (a copy carries the same one). */
 export function tapKey(body: BlockAction): string | undefined {
   return body.trigger_id ? `slack:action:${body.trigger_id}:${body.actions[0]?.action_ts ?? ""}` : undefined;
 }
 
-/**
- * A modal submission: `slack:view:<view id>:<trigger_id>`. Not the view's id and hash alone: they stay
- * the same when a person submits the same modal again after a field error.
- */
+/** A modal submission; not by the view's id and hash alone: they stay when a person submits again after a field error. */
 export function submissionKey(body: ViewSubmitAction): string | undefined {
   return body.trigger_id && body.view.id ? `slack:view:${body.view.id}:${body.trigger_id}` : undefined;
 }
