@@ -71,7 +71,7 @@ export function threadOf(message: {
  * (`Notice.replyTo`): `<ts>`, or `<thread_ts>/<ts>` in a thread — a confirmation reacts to the message
  * and posts into its thread (a reply is never a thread of its own in Slack).
  */
-export interface MessageRef {
+interface MessageRef {
   ts: string;
   threadTs?: string;
 }

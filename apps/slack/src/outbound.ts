@@ -31,7 +31,7 @@ import type { People } from "./users.ts";
  * Runs a call that is safe to repeat, again while it fails as `unreachable` (a dropped connection, a
  * timeout, a 5xx): 3 tries, pausing 0.5 s, then 1 s. Any other failure ends at once.
  */
-export async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
+async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

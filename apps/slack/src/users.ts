@@ -8,7 +8,7 @@ import type { webApi } from "@slack/bolt";
 import { DM_CACHE_MAX, USER_CACHE_MAX, USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
 
 /** A person as the broker names them: `@display name` (`✅ Deploy: Staging — @alice`) or `<@U…>`. */
-export interface Person {
+interface Person {
   displayName: string;
   /** Their Slack locale, e.g. `de-DE`. */
   locale?: string;

@@ -39,9 +39,15 @@ function forText(view: Frame): string | undefined {
   return messagesFor(view.locale).forWhom(MENTION.test(name) ? name : escapeWithin(name, 200));
 }
 
+const section = (text: string): types.KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+const context = (...texts: string[]): types.KnownBlock => ({
+  type: "context",
+  elements: texts.map((text) => ({ type: "mrkdwn", text })),
+});
+
 function forLine(view: PromptView): types.KnownBlock[] {
   const text = forText(view);
-  return text === undefined ? [] : [{ type: "section", text: { type: "mrkdwn", text } }];
+  return text === undefined ? [] : [section(text)];
 }
 
 /** Native buttons for a lone single-select question (the broker's); "For …" (`promptAudience`). */
@@ -101,11 +107,10 @@ function buttonBlocks(view: PromptView, cap: Cap): types.KnownBlock[] {
   const question = view.questions[0];
   if (!question) throw new TypeError("renderPrompt: the view has no question");
   const descriptions = descriptionLines(question);
-  const context = [...(descriptions ? [descriptions] : []), deadline(view)];
   return [
     ...forLine(view),
-    { type: "section", text: { type: "mrkdwn", text: headline(question, cap) } },
-    { type: "context", elements: context.map((text) => ({ type: "mrkdwn", text })) },
+    section(headline(question, cap)),
+    descriptions ? context(descriptions, deadline(view)) : context(deadline(view)),
     {
       type: "actions",
       block_id: `ask_user.${tokenOf(question)}`,
@@ -130,10 +135,10 @@ function questionBlocks(view: PromptView, question: QuestionView, version: numbe
     const head = `\n_${escapeMrkdwn(messagesFor(view.locale).yourAnswer)}:_ `;
     text += `${head}${escapeWithin(question.own, Math.max(1, cap(SECTION_TEXT_MAX_CHARS - text.length - head.length)))}`;
   }
-  const blocks: types.KnownBlock[] = [{ type: "section", text: { type: "mrkdwn", text } }];
+  const blocks = [section(text)];
   const inline = question.options.every((o) => (o.description ?? "").length <= OPTION_DESCRIPTION_MAX_CHARS);
   const described = inline ? undefined : descriptionLines(question);
-  if (described) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: described }] });
+  if (described) blocks.push(context(described));
   const options: types.PlainTextOption[] = question.options.map((option) => ({
     text: { type: "plain_text", text: clipText(option.label, OPTION_TEXT_MAX_CHARS), emoji: true },
     value: String(option.index),
@@ -145,12 +150,7 @@ function questionBlocks(view: PromptView, question: QuestionView, version: numbe
   const selected = options.filter((_, i) => question.options[i]?.picked);
   const action_id = question.choose;
   const group: types.Checkboxes | types.RadioButtons = question.multiSelect
-    ? {
-        type: "checkboxes",
-        action_id,
-        options,
-        ...(selected.length > 0 ? { initial_options: selected } : {}),
-      }
+    ? { type: "checkboxes", action_id, options, ...(selected[0] ? { initial_options: selected } : {}) }
     : { type: "radio_buttons", action_id, options, ...(selected[0] ? { initial_option: selected[0] } : {}) };
   blocks.push({
     type: "actions",
@@ -166,7 +166,7 @@ function formBlocks(view: PromptView, version: number, cap: Cap): types.KnownBlo
   return [
     ...forLine(view),
     ...view.questions.flatMap((question) => questionBlocks(view, question, version, cap)),
-    { type: "context", elements: [{ type: "mrkdwn", text: footer }] },
+    context(footer),
     {
       type: "actions",
       block_id: `ask_user.${tokenOf(view.questions[0])}.send`,
