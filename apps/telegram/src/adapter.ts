@@ -1,8 +1,7 @@
 /**
- * The Telegram channel: core's channel port over a grammY bot (send, edit, notify) with one lifecycle,
- * `start(broker)` / `stop()` — mounted on a bot the host already has ({@link createTelegramChannel}), or
- * built from the plugin's config ({@link create}), which also receives: long polling under the shared
- * lease, or the webhook registered and served by `handleWebhook`.
+ * The Telegram channel: core's channel port over a grammY bot with one lifecycle, `start(broker)` /
+ * `stop()` — mounted on the host's bot ({@link createTelegramChannel}), or built from the plugin's config
+ * ({@link create}), which also receives: long polling under the shared lease, or the webhook.
  */
 import {
   AskUserError,
@@ -35,15 +34,14 @@ import { createChannelApi, createPrompts } from "./outbound.ts";
 
 /** Options of {@link createTelegramChannel}. */
 export interface TelegramChannelOptions<C extends Context = Context> {
-  /** The host's grammY bot; `start` adds one middleware to it and leaves the rest alone. */
   bot: Bot<C>;
-  /** Where handler failures are reported (default: stderr). */
+  /** Default: stderr. */
   logger?: ChannelLogger;
   /** Shared with the other instances (every `QuestionStore` is one): each update is handled once across them. */
   coordination?: Coordination;
-  /** Locale for users without a supported `language_code` (default: the broker's locale). */
+  /** For users without a supported `language_code` (default: the broker's locale). */
   defaultLocale?: string;
-  /** The channel's name in targets (default `"telegram"`). */
+  /** Default `"telegram"`. */
   name?: string;
   /** Only sets `capabilities.ingress` (default `"polling"`). */
   ingress?: Extract<ChannelIngress, "polling" | "webhook">;
@@ -67,16 +65,13 @@ interface Receiver {
 }
 
 /**
- * Mounts ask-user on an existing grammY bot: `start(broker)` adds the channel's middleware (`bot.use`) —
- * handlers added before it see every update, handlers added after get what the channel passes on.
- * `stop()` lets every update pass on from then; the bot itself is yours to run and stop. The channel's
- * Bot API calls go through its own client (the bot's options plus bounded retries); `bot.api` is left alone.
+ * Mounts ask-user on an existing grammY bot: `start(broker)` adds the channel's middleware (`bot.use`);
+ * handlers added before it see every update, handlers added after get what it passes on. `stop()` lets
+ * every update pass on; the bot itself is yours to run and stop; `bot.api` is left alone.
  *
  * @example
  * const telegram = createTelegramChannel({ bot });
- * const askUser = createAskUser({ store: createMemoryStore(), channels: [telegram] });
- * await telegram.start(askUser);
- * void bot.start();
+ * await telegram.start(createAskUser({ store, channels: [telegram] }));
  */
 export function createTelegramChannel<C extends Context>(
   options: TelegramChannelOptions<C>,
@@ -132,12 +127,8 @@ function mount<C extends Context>(options: TelegramChannelOptions<C>, receiver?:
 }
 
 /**
- * Builds the bot (its `getMe` included: one try within 15 s, failing as a `ChannelError` — `refused` for
- * a wrong token, `unreachable` when Telegram can't be reached) and the channel; nothing is received until
- * `start`. Webhook mode: `handleWebhook` answers 503 with `Retry-After` until then and after `stop`.
- *
- * @example
- * const telegram = await create({ config, logger, coordination: store, instanceId: "gw-1" });
+ * Builds the bot (its `getMe`: one try within 15 s, else a `ChannelError` a host can show) and the
+ * channel; nothing is received until `start`; `handleWebhook` answers 503 before it and after `stop`.
  */
 export async function create(context: ChannelPluginContext<TelegramConfig>): Promise<TelegramAdapter> {
   const { config, logger, coordination, instanceId } = context;
@@ -145,13 +136,11 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
     config.token,
     config.apiRoot === undefined ? {} : { client: { apiRoot: config.apiRoot } },
   );
-  bot.catch((error) => {
-    const details = {
-      channel: "telegram",
-      updateId: error.ctx.update.update_id,
-      err: describeError(error.error),
-    };
-    logger.error(details, "handler failed");
+  bot.catch(({ ctx, error }) => {
+    logger.error(
+      { channel: "telegram", updateId: ctx.update.update_id, err: describeError(error) },
+      "handler failed",
+    );
   });
   try {
     // One bounded getMe, not `bot.init()`: grammY retries that one silently for as long as Telegram
@@ -175,14 +164,14 @@ export async function create(context: ChannelPluginContext<TelegramConfig>): Pro
         }),
       );
       if (!webhook) {
-        const settings = {
+        const bounds = config.polling;
+        polling = await startPolling(bot, {
           allowedUpdates: ALLOWED_UPDATES,
           logger,
           coordination,
           instanceId,
-          ...config.polling,
-        };
-        polling = await startPolling(bot, settings);
+          ...bounds,
+        });
         return;
       }
       // Served from now on: updates Telegram sends right after setWebhook are not bounced.

@@ -17,7 +17,7 @@ import {
 
 /** Webhook mode: Telegram POSTs updates to `url`, with `secret` in a header. */
 export interface TelegramWebhookConfig {
-  /** The URL registered with `setWebhook` (a URL given without a path gets `/channels/telegram`). */
+  /** As registered with `setWebhook` (a URL given without a path gets `/channels/telegram`). */
   url: string;
   secret: string;
   /** Where a standalone host listens for it (the instance's `listen`); the gateway uses its own port. */
@@ -32,11 +32,7 @@ export interface TelegramConfig {
   apiRoot?: string;
   /** Set: webhook mode. Unset: long polling. */
   webhook?: TelegramWebhookConfig;
-  /**
-   * Long polling bounds, not read from the environment (hosts and tests may set them): how long the
-   * polling lease lasts unrenewed (default 6 s), and the pause before polling again after an error
-   * (default 3 s).
-   */
+  /** Long polling bounds for hosts and tests (not read from the environment). */
   polling?: { leaseTtlMs?: number; retryDelayMs?: number };
 }
 
@@ -66,12 +62,6 @@ export const TELEGRAM_VARIABLES: readonly ChannelVariable[] = [
   },
 ];
 
-/** The webhook URL as registered: a URL without a path gets {@link WEBHOOK_PATH}. */
-function webhookUrl(url: URL): string {
-  if (url.pathname === "/") url.pathname = WEBHOOK_PATH;
-  return url.href;
-}
-
 /**
  * Reads and checks the channel's variables (trimmed); throws one `InvalidChannelConfigError` listing
  * every problem.
@@ -93,27 +83,24 @@ export function readTelegramConfig(env: ChannelEnv): TelegramConfig {
 
   const url = readVariable(env, "TELEGRAM_WEBHOOK_URL");
   const secret = readVariable(env, "TELEGRAM_WEBHOOK_SECRET");
-  if (url === undefined && secret === undefined) return finish(config, problems);
-  if (url === undefined || secret === undefined) {
-    problems.push(
-      "Set TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET together (webhook mode), or neither.",
-    );
+  if (url !== undefined || secret !== undefined) {
+    if (url === undefined || secret === undefined)
+      problems.push(
+        "Set TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET together (webhook mode), or neither.",
+      );
+    const parsed = url !== undefined && URL.canParse(url) ? new URL(url) : undefined;
+    if (url !== undefined && (!parsed || !/^https?:$/.test(parsed.protocol)))
+      problems.push(`TELEGRAM_WEBHOOK_URL is not an http(s) URL: "${url}".`);
+    if (secret !== undefined && !WEBHOOK_SECRET_TOKEN_PATTERN.test(secret))
+      problems.push("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -.");
+    const portText = readVariable(env, "TELEGRAM_WEBHOOK_PORT") ?? String(WEBHOOK_DEFAULT_PORT);
+    const port = Number(portText);
+    if (!/^\d+$/.test(portText) || port > 65_535)
+      problems.push(`TELEGRAM_WEBHOOK_PORT is not a port number: "${portText}".`);
+    const host = readVariable(env, "TELEGRAM_WEBHOOK_HOST") ?? WEBHOOK_DEFAULT_HOST;
+    if (parsed && parsed.pathname === "/") parsed.pathname = WEBHOOK_PATH;
+    if (parsed && secret !== undefined) config.webhook = { url: parsed.href, secret, host, port };
   }
-  const parsed = url !== undefined && URL.canParse(url) ? new URL(url) : undefined;
-  if (url !== undefined && (!parsed || !/^https?:$/.test(parsed.protocol)))
-    problems.push(`TELEGRAM_WEBHOOK_URL is not an http(s) URL: "${url}".`);
-  if (secret !== undefined && !WEBHOOK_SECRET_TOKEN_PATTERN.test(secret))
-    problems.push("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -.");
-  const portText = readVariable(env, "TELEGRAM_WEBHOOK_PORT") ?? String(WEBHOOK_DEFAULT_PORT);
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65_535)
-    problems.push(`TELEGRAM_WEBHOOK_PORT is not a port number: "${portText}".`);
-  const host = readVariable(env, "TELEGRAM_WEBHOOK_HOST") ?? WEBHOOK_DEFAULT_HOST;
-  if (parsed && secret !== undefined) config.webhook = { url: webhookUrl(parsed), secret, host, port };
-  return finish(config, problems);
-}
-
-function finish(config: TelegramConfig, problems: string[]): TelegramConfig {
   if (problems.length > 0) throw new InvalidChannelConfigError("telegram", problems);
   return config;
 }

@@ -5,7 +5,6 @@
  */
 import { AskUserError } from "@ask-user/core/channel";
 
-/** Where a message goes: a chat, and optionally a forum topic in it. */
 export interface TelegramConversation {
   chatId: number;
   threadId?: number;
@@ -14,8 +13,8 @@ export interface TelegramConversation {
 const CONVERSATION_PATTERN = /^(-?\d{1,20})(?::(\d{1,20}))?$/;
 
 /**
- * Reads a conversation id; `undefined` when it is not one (e.g. `@channelname`, which cannot be
- * matched against incoming updates, so the channel does not accept it as a target). Never throws.
+ * Reads a conversation id; `undefined` when it is not one (e.g. `@channelname`: updates carry numeric
+ * ids only, so it could not be matched). Never throws.
  *
  * @example parseConversation("-1001234567890:42") // { chatId: -1001234567890, threadId: 42 }
  */
@@ -29,18 +28,14 @@ export function parseConversation(text: string): TelegramConversation | undefine
   return Number.isSafeInteger(threadId) && threadId > 0 ? { chatId, threadId } : undefined;
 }
 
-/**
- * The conversation id of a chat (and forum topic).
- *
- * @example formatConversation({ chatId: -100, threadId: 7 }) // "-100:7"
- */
+/** @example formatConversation({ chatId: -100, threadId: 7 }) // "-100:7" */
 export function formatConversation(conversation: TelegramConversation): string {
   return conversation.threadId === undefined
     ? String(conversation.chatId)
     : `${conversation.chatId}:${conversation.threadId}`;
 }
 
-/** The chat of a conversation id the channel sends to; throws `invalid_input` for anything else (as every channel does for a bad target). */
+/** The chat of a conversation id the channel sends to; `invalid_input` for anything else. */
 export function chatOrThrow(conversation: string | undefined): TelegramConversation {
   const chat = conversation === undefined ? undefined : parseConversation(conversation);
   if (!chat) {
@@ -52,7 +47,7 @@ export function chatOrThrow(conversation: string | undefined): TelegramConversat
   return chat;
 }
 
-/** `message_thread_id` for a forum topic, nothing otherwise: spread into a send's options. */
+/** `message_thread_id` for a forum topic: spread into a send's options. */
 export function threadOptions(chat: TelegramConversation): { message_thread_id?: number } {
   return chat.threadId === undefined ? {} : { message_thread_id: chat.threadId };
 }

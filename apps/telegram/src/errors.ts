@@ -1,17 +1,14 @@
 /**
- * The one mapping of Telegram failures into core's `ChannelError`: the platform said no (`GrammyError`,
- * a 4xx), the platform said "later" (429 with `retry_after`), or it could not be reached or failed
- * (`HttpError`: timeout, reset, DNS; or a 5xx) — so that `record.error` reads the same on every channel.
+ * Telegram failures → core's `ChannelError`: refused (a 4xx), rate-limited (429 with `retry_after`), or
+ * unreachable (`HttpError`: timeout, reset, DNS; or a 5xx) — so `record.error` reads the same everywhere.
  */
 import { ChannelError, describeError } from "@ask-user/core/channel";
 import { GrammyError, HttpError } from "grammy";
 
 /**
- * A failed Bot API call as core's `ChannelError`, keeping Telegram's words and never the token:
- * `Telegram refused sendMessage: 400 Bad Request: chat not found`.
+ * A failed Bot API call as core's `ChannelError`, with Telegram's words and never the token.
  *
- * @example
- * try { await api.sendMessage(chatId, html); } catch (error) { throw toChannelError(error, "sendMessage"); }
+ * @example toChannelError(error, "sendMessage") // Telegram refused sendMessage: 400 Bad Request: chat not found
  */
 export function toChannelError(error: unknown, method: string): ChannelError {
   if (error instanceof ChannelError) return error;
@@ -20,10 +17,13 @@ export function toChannelError(error: unknown, method: string): ChannelError {
     const options = { method, status: error.error_code, cause: error };
     if (error.error_code === 429) {
       const retryAfter = error.parameters.retry_after;
-      return new ChannelError("telegram", "rate_limited", `Telegram rate-limited ${method}: ${words}`, {
-        ...options,
-        ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter * 1000 }),
-      });
+      const limited = retryAfter === undefined ? options : { ...options, retryAfterMs: retryAfter * 1000 };
+      return new ChannelError(
+        "telegram",
+        "rate_limited",
+        `Telegram rate-limited ${method}: ${words}`,
+        limited,
+      );
     }
     if (error.error_code >= 500)
       return new ChannelError("telegram", "unreachable", `Telegram failed ${method}: ${words}`, options);
@@ -46,9 +46,7 @@ export function isRefusal(error: unknown): error is GrammyError {
   );
 }
 
-/**
- * Edit failures that mean "nothing left to do": the message already shows this, or it is gone.
- */
+/** Edit failures that mean "nothing left to do": the message already shows this, or it is gone. */
 export function isSettledEditError(error: unknown): boolean {
   if (!(error instanceof GrammyError) || error.error_code !== 400) return false;
   const description = error.description.toLowerCase();

@@ -1,11 +1,6 @@
 /**
  * @ask-user/telegram — ask_user on Telegram with grammY: the channel plugin hosts list (`channelPlugin`,
  * also at `@ask-user/telegram/plugin`), or the channel mounted on your own bot (`createTelegramChannel`).
- *
- * @example
- * const telegram = createTelegramChannel({ bot });
- * const askUser = createAskUser({ store, channels: [telegram] });
- * await telegram.start(askUser);
  */
 export {
   createTelegramChannel,

@@ -4,23 +4,19 @@ import type { User } from "grammy/types";
 import { parseConversation } from "./conversation.ts";
 import { isRefusal, toChannelError } from "./errors.ts";
 
-/** The parts of a `User` (or a private `Chat`) that name a person. */
-export type NamedPerson = Pick<User, "first_name" | "last_name" | "username">;
-
 /**
- * How a person is named in summaries and refusals: `@username`, else their name (`Ada Lovelace`).
+ * `@username`, else their name (`Ada Lovelace`), of a `User` or a private `Chat`.
  *
  * @example displayNameOf({ first_name: "Ada", username: "ada" }) // "@ada"
  */
-export function displayNameOf(person: NamedPerson): string {
+export function displayNameOf(person: Pick<User, "first_name" | "last_name" | "username">): string {
   if (person.username) return `@${person.username}`;
   return [person.first_name, person.last_name].filter(Boolean).join(" ");
 }
 
 /**
- * The name of the Telegram user `userId` without notifying them: `getChat` (their private chat with the
- * bot), else, in a group, `getChatMember`. `undefined` when Telegram knows no such user (it refuses
- * both); a network failure, a 5xx or a 429 throws a `ChannelError` (core logs it and goes on).
+ * The name of user `userId`, without notifying them: `getChat`, else in a group `getChatMember`;
+ * `undefined` when Telegram refuses both. Other failures throw a `ChannelError` (core logs it).
  */
 export async function lookUpName(
   api: Api,

@@ -12,7 +12,7 @@ import {
   type Notice,
 } from "@ask-user/core/channel";
 import type { Api } from "grammy";
-import { chatOrThrow, type TelegramConversation, threadOptions } from "./conversation.ts";
+import { chatOrThrow, threadOptions } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { HTML } from "./outbound.ts";
 import { renderPlain } from "./render/prompt.ts";
@@ -22,45 +22,26 @@ export const CONFIRMED_REACTION = "👍";
 /** The reaction that confirms a skip given in text. */
 export const SKIPPED_REACTION = "👌";
 
-/** What sending a notice needs from the channel. */
-export interface NoticeDeps {
-  api: Api;
-  logger: AskUserLogger;
-  /** The channel's name, for logs. */
-  name: string;
-}
-
-/** Reacts to the person's message; false (logged) when Telegram refused or failed. */
-async function react(
-  { api, logger, name }: NoticeDeps,
-  chat: TelegramConversation,
-  messageId: number,
-  emoji: typeof CONFIRMED_REACTION | typeof SKIPPED_REACTION,
-): Promise<boolean> {
-  try {
-    await api.setMessageReaction(chat.chatId, messageId, [{ type: "emoji", emoji }]);
-    return true;
-  } catch (error) {
-    logger.warn(
-      { channel: name, err: describeError(error) },
-      "could not react to confirm a reply; replying instead",
-    );
-    return false;
-  }
-}
-
 /**
- * Sends a notice (see the module comment). Returns the message sent, or `undefined` for a reaction
- * (nothing anyone replies to). Throws a `ChannelError` when the message cannot be sent.
+ * Sends a notice (see the module comment): the message sent, or `undefined` for a reaction. Throws a
+ * `ChannelError` when the message cannot be sent.
  */
-export async function sendNotice(deps: NoticeDeps, notice: Notice): Promise<DeliveryRef | undefined> {
-  const { api } = deps;
+export async function sendNotice(
+  { api, logger, name }: { api: Api; logger: AskUserLogger; name: string },
+  notice: Notice,
+): Promise<DeliveryRef | undefined> {
   const chat = chatOrThrow(notice.conversation);
-  const replyTo = notice.replyTo === undefined ? undefined : Number(notice.replyTo);
-  const known = replyTo !== undefined && Number.isSafeInteger(replyTo);
+  const replyTo = Number(notice.replyTo);
+  const known = Number.isSafeInteger(replyTo);
   if (isConfirmation(notice.purpose) && known) {
-    const skipped = notice.purpose === "skipped";
-    if (await react(deps, chat, replyTo, skipped ? SKIPPED_REACTION : CONFIRMED_REACTION)) return undefined;
+    const emoji = notice.purpose === "skipped" ? SKIPPED_REACTION : CONFIRMED_REACTION;
+    try {
+      await api.setMessageReaction(chat.chatId, replyTo, [{ type: "emoji", emoji }]);
+      return undefined;
+    } catch (error) {
+      const details = { channel: name, err: describeError(error) };
+      logger.warn(details, "could not react to confirm a reply; replying instead");
+    }
   }
   try {
     const sent = await api.sendMessage(chat.chatId, renderPlain(notice.text), {

@@ -51,12 +51,7 @@ export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
   "answerCallbackQuery",
 ]);
 
-/**
- * A Bot API client with the channel's retries (see the module comment).
- *
- * @example
- * const api = createChannelApi(bot.token, bot.api.options);
- */
+/** A Bot API client with the channel's retries, e.g. `createChannelApi(bot.token, bot.api.options)`. */
 export function createChannelApi(token: string, options: ApiClientOptions = {}): Api {
   const settings = { keepAlive: true, timeout: KEEP_ALIVE_IDLE_MAX_MS };
   const agent = options.apiRoot?.startsWith("http:") ? new HttpAgent(settings) : new HttpsAgent(settings);
@@ -89,9 +84,9 @@ export function createChannelApi(token: string, options: ApiClientOptions = {}):
 /** How every message of the channel is sent: HTML, no link previews. */
 export const HTML = { parse_mode: "HTML", link_preview_options: { is_disabled: true } } as const;
 
-/** Creates the prompt messages of a channel whose calls go through `api`. */
+/** The prompt messages of a channel whose calls go through `api`, and their form state. */
 export function createPrompts(api: Api) {
-  /** The form state, by `"<chatId>:<messageId>"`: the question each form shows, taps in flight. */
+  // By "<chatId>:<messageId>": the question each form shows, taps in flight.
   const messages: PromptMessages = createPromptMessages();
   const keyOf = (chat: TelegramConversation, messageId: number) => `${chat.chatId}:${messageId}`;
   const reply = (message: RenderedMessage) =>

@@ -7,18 +7,11 @@ import { readTelegramConfig, TELEGRAM_VARIABLES, type TelegramConfig } from "./c
 import { parseConversation } from "./conversation.ts";
 
 /**
- * The Telegram channel plugin: `TELEGRAM_BOT_TOKEN` turns it on; long polling by default, webhook mode
- * with `TELEGRAM_WEBHOOK_URL` and `TELEGRAM_WEBHOOK_SECRET`.
+ * `TELEGRAM_BOT_TOKEN` turns it on; long polling by default, webhook mode with `TELEGRAM_WEBHOOK_URL` and
+ * `TELEGRAM_WEBHOOK_SECRET`.
  *
  * @example
- * import { channelPlugin } from "@ask-user/telegram/plugin";
- * if (channelPlugin.enabled(process.env)) {
- *   const config = channelPlugin.readConfig(process.env); // InvalidChannelConfigError lists every problem
- *   const telegram = await channelPlugin.create({ config, logger, coordination: store, instanceId: "1" });
- *   const askUser = createAskUser({ store, channels: [telegram] });
- *   await telegram.start(askUser);
- *   console.log(telegram.describe); // telegram (@my_bot, long polling)
- * }
+ * const telegram = await channelPlugin.create({ config: channelPlugin.readConfig(process.env), logger, coordination: store, instanceId: "1" });
  */
 export const channelPlugin = defineChannel<TelegramConfig>({
   name: "telegram",

@@ -4,10 +4,9 @@
  */
 import type { Message } from "grammy/types";
 
-/** The parts of a message {@link replyText} reads. */
-export type ReplyMessage = Pick<Message, "text" | "entities">;
+type ReplyMessage = Pick<Message, "text" | "entities">;
 
-/** Spans (offset, end) of the `@mentions` of the bot, from the message's `mention` entities. */
+/** Spans (offset, end) of the message's `mention` entities of the bot. */
 function botMentions(message: ReplyMessage, username: string): Array<[number, number]> {
   const text = message.text ?? "";
   const own = `@${username}`.toLowerCase();
@@ -17,11 +16,9 @@ function botMentions(message: ReplyMessage, username: string): Array<[number, nu
 }
 
 /**
- * The text to hand to core for a message, or `undefined` when it is not for ask-user: a command other
- * than `/skip` (or `/skip@<this bot>`), a command for another bot, or nothing left but the mention.
- * A mention of the bot (`@my_bot`, any case, found through the message's `mention` entities) is taken
- * off when it leads or trails the text, with the spaces and a `,`/`:` after a leading one; one in the
- * middle stays, as typed. Line breaks stay.
+ * The text to hand to core, or `undefined` when it is not for ask-user: a command other than `/skip`
+ * (or `/skip@<this bot>`), or nothing left but the mention. A mention of the bot (any case) leading or
+ * trailing the text is taken off, with the spaces and a `,`/`:` after a leading one; one in the middle stays.
  *
  * @example
  * replyText({ text: "@my_bot 1: 2\n2: EU", entities: [{ type: "mention", offset: 0, length: 7 }] }, "my_bot")

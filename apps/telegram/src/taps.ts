@@ -1,10 +1,8 @@
 /**
- * Taps answered in time. Telegram's client shows a spinner on a tapped button until the bot answers the
- * callback query, and a store waiting for a lock can hold the broker for many seconds. So each tap on
- * one of core's buttons gets a deadline ({@link TAP_ACK_DEADLINE_MS}) from the moment its update
- * arrives: when the outcome is not there by then, the query is answered without text at once, and the
- * outcome is shown later (a recorded answer by the message edit, a refusal as a reply message — Telegram
- * has no message that only one person sees).
+ * Taps answered in time: Telegram's client spins on a tapped button until the bot answers the callback
+ * query, and a store waiting for a lock can hold the broker for seconds. A tap whose outcome is not
+ * there {@link TAP_ACK_DEADLINE_MS} after its update arrived is answered without text; the outcome is
+ * shown later (the message edit, or a refusal as a reply).
  */
 import { type AskUserLogger, decodeAction, describeError } from "@ask-user/core/channel";
 import type { Api, Context, MiddlewareFn } from "grammy";
@@ -23,20 +21,12 @@ export interface Tap {
 
 const taps = new WeakMap<Update, Tap>();
 
-/** The tap of a callback query update that {@link createTapDeadline} let through. */
+/** The tap of a callback query update {@link createTapDeadline} let through. */
 export function tapOf(ctx: Context): Tap | undefined {
   return taps.get(ctx.update);
 }
 
-/** Options of {@link createTapDeadline}. */
-export interface TapDeadlineOptions {
-  /** The channel's name, for logs. */
-  name: string;
-  api: Api;
-  logger: AskUserLogger;
-  /** Default {@link TAP_ACK_DEADLINE_MS}. */
-  deadlineMs?: number;
-}
+type TapDeadlineOptions = { name: string; api: Api; logger: AskUserLogger };
 
 function createTap(options: TapDeadlineOptions, queryId: string): Tap {
   let answered = false;
@@ -55,7 +45,7 @@ function createTap(options: TapDeadlineOptions, queryId: string): Tap {
   const timer = setTimeout(() => {
     late = !answered;
     void send({});
-  }, options.deadlineMs ?? TAP_ACK_DEADLINE_MS);
+  }, TAP_ACK_DEADLINE_MS);
   return {
     get late() {
       return late;
@@ -69,9 +59,8 @@ function createTap(options: TapDeadlineOptions, queryId: string): Tap {
 }
 
 /**
- * The middleware that starts the deadline of every tap on a button of core's (its `callback_data` is
- * core's action payload); other updates pass untouched. Mount it before anything that may wait on the
- * store (the dedupe included). Handlers find the tap with {@link tapOf}.
+ * The middleware that starts the deadline of every tap on one of core's buttons; other updates pass
+ * untouched. Mount it before anything that may wait on the store (the dedupe included).
  */
 export function createTapDeadline<C extends Context>(options: TapDeadlineOptions): MiddlewareFn<C> {
   return async (ctx, next) => {

@@ -10,12 +10,7 @@ import { type AskUserLogger, type Coordination, createOnce } from "@ask-user/cor
 import type { Context, MiddlewareFn } from "grammy";
 import { UPDATE_DEDUPE_TTL_MS } from "../limits.ts";
 
-/**
- * The middleware that drops an update already handled; mount it before the handlers it protects.
- *
- * @example
- * bot.use(createDedupe({ name: "telegram", coordination: store, logger }));
- */
+/** The middleware that drops an update already handled; mount it before the handlers it protects. */
 export function createDedupe<C extends Context>(options: {
   name: string;
   logger: AskUserLogger;

@@ -1,13 +1,18 @@
 /**
  * Long polling that does not silently stop, on one instance at a time. grammY's `bot.start` ends by
- * throwing when `getUpdates` answers 409 Conflict (another `getUpdates` on the token: a sibling during a
- * lease hand-over, a process without the shared store, or a webhook set) or 401: every such end is
- * logged and polling starts again after a pause, until stopped. With a shared store only the holder of
- * the lease `telegram:<bot id>:polling` polls; the others send and edit through the Bot API, and take
- * over within seconds when the holder dies.
+ * throwing on a 409 Conflict (another `getUpdates` on the token: a sibling during a hand-over, a process
+ * without the shared store, or a webhook set) or a 401: each end is logged and polling starts again after
+ * a pause, until stopped. With a shared store only the holder of the lease `telegram:<bot id>:polling`
+ * polls; the others send and edit, and take over when the holder dies.
  */
 import { randomUUID } from "node:crypto";
-import { type ChannelLogger, type Coordination, describeError, keepLease } from "@ask-user/core/channel";
+import {
+  type ChannelLogger,
+  type Coordination,
+  describeError,
+  keepLease,
+  pause,
+} from "@ask-user/core/channel";
 import { type Bot, type Context, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
 import { POLLING_RETRY_DELAY_MS } from "../limits.ts";
@@ -16,27 +21,22 @@ import { POLLING_RETRY_DELAY_MS } from "../limits.ts";
 export interface PollingOptions {
   allowedUpdates: ReadonlyArray<Exclude<keyof Update, "update_id">>;
   logger: ChannelLogger;
-  /** Pause before polling again after it stopped on an error (default 3000). */
+  /** Default {@link POLLING_RETRY_DELAY_MS}. */
   retryDelayMs?: number;
   /** Shared with the other instances: only the holder of the polling lease polls. */
   coordination?: Coordination;
   /** This instance's name in the lease (default: a random id). */
   instanceId?: string;
-  /** How long the lease lasts unrenewed (default: core's 6 s); a dead holder is replaced within ~this. */
+  /** Default: core's 6 s; a dead holder is replaced within about this. */
   leaseTtlMs?: number;
 }
 
 /** Long polling as {@link startPolling} runs it. */
 export interface Polling {
-  /** The lease name, when polling runs under a lease. */
+  /** The lease, when polling runs under one. */
   lease?: string;
   /** Stops polling (once the update in hand is handled) and gives the lease up. */
   stop(): Promise<void>;
-}
-
-/** True for the Bot API's 409 Conflict (another `getUpdates`, or a webhook set). */
-export function isConflict(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 409;
 }
 
 /**
@@ -53,21 +53,22 @@ function createPoller<C extends Context>(bot: Bot<C>, options: PollingOptions) {
     settle = (error) => (error === undefined ? resolve() : reject(error));
   });
   firstStart.catch(() => undefined); // whoever awaits it sees the error; nobody has to
-  /** The current run: `wanted` turns false on stop; `wake` ends its pause early. */
-  let current: { wanted: boolean; wake?: () => void } | undefined;
+  /** The current run, aborted by `stop` (which also ends its pause). */
+  let current: AbortController | undefined;
   let finished: Promise<void> = Promise.resolve();
 
-  const loop = async (run: NonNullable<typeof current>) => {
-    while (run.wanted) {
+  const loop = async ({ signal }: AbortController) => {
+    while (!signal.aborted) {
       try {
         await bot.start({ allowed_updates: options.allowedUpdates, onStart: () => settle() });
-        if (!run.wanted) return;
+        if (signal.aborted) return;
         logger.warn({ channel: "telegram" }, "long polling ended by itself; polling again");
       } catch (error) {
-        if (!run.wanted) return;
+        if (signal.aborted) return;
         settle(error);
         const details = { channel: "telegram", err: describeError(error), retryInMs: retryDelayMs };
-        if (!isConflict(error)) logger.error(details, "long polling stopped on an error; polling again");
+        if (!(error instanceof GrammyError && error.error_code === 409))
+          logger.error(details, "long polling stopped on an error; polling again");
         else
           logger.warn(
             details,
@@ -75,27 +76,20 @@ function createPoller<C extends Context>(bot: Bot<C>, options: PollingOptions) {
               "handing over, or one without the shared store) or a webhook is set; polling again",
           );
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, retryDelayMs);
-        run.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await pause(retryDelayMs, signal);
     }
   };
 
   return {
     firstStart,
     start() {
-      if (current?.wanted) return;
-      const run = { wanted: true };
+      if (current && !current.signal.aborted) return;
+      const run = new AbortController();
       current = run;
       finished = finished.then(() => loop(run));
     },
     async stop() {
-      if (current) current.wanted = false;
-      current?.wake?.();
+      current?.abort();
       if (bot.isRunning()) {
         await bot.stop().catch((error: unknown) => {
           logger.warn(
@@ -110,14 +104,12 @@ function createPoller<C extends Context>(bot: Bot<C>, options: PollingOptions) {
 }
 
 /**
- * Starts long polling: at once when this process is alone (no coordination; rejects when the first try
- * fails), else whenever this instance holds the lease `telegram:<bot id>:polling`. Resolves once this
- * instance polls, or knows that another one does. Needs `bot.init()` done.
+ * Starts long polling (after `bot.init()`): at once when this process is alone (rejects when the first
+ * try fails), else whenever this instance holds the lease. Resolves once this instance polls, or knows
+ * that another one does.
  *
  * @example
- * await bot.init();
  * const polling = await startPolling(bot, { allowedUpdates: ["message"], logger, coordination: store });
- * await polling.stop(); // later
  */
 export async function startPolling<C extends Context>(
   bot: Bot<C>,
@@ -144,17 +136,14 @@ export async function startPolling<C extends Context>(
   const observed: Coordination = {
     firstSeen: (key, ttlMs) => coordination.firstSeen(key, ttlMs),
     releaseLease: (name, by) => coordination.releaseLease(name, by),
-    acquireLease: (name, by, ttlMs) =>
-      coordination.acquireLease(name, by, ttlMs).then(
-        (got) => {
-          decide(got);
-          return got;
-        },
-        (error: unknown) => {
-          decide(false);
-          throw error;
-        },
-      ),
+    acquireLease: async (name, by, ttlMs) => {
+      const got = await coordination.acquireLease(name, by, ttlMs).catch((error: unknown) => {
+        decide(false);
+        throw error;
+      });
+      decide(got);
+      return got;
+    },
   };
   let stopping = false;
   const details = { channel: "telegram", lease, instance: holder };

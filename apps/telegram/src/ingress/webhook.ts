@@ -32,12 +32,12 @@ export interface WebhookHandler {
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /** The `secret_token` given to `setWebhook`: requests must carry it in `X-Telegram-Bot-Api-Secret-Token`. */
+  /** The `secret_token` given to `setWebhook`: requests carry it in `X-Telegram-Bot-Api-Secret-Token`. */
   secretToken: string;
   logger: AskUserLogger;
-  /** Answer 200 and go on in the background after this long (default {@link WEBHOOK_ANSWER_WITHIN_MS}). */
+  /** Default {@link WEBHOOK_ANSWER_WITHIN_MS}. */
   answerWithinMs?: number;
-  /** Updates handled in the background at most (default {@link WEBHOOK_BACKGROUND_MAX}). */
+  /** Default {@link WEBHOOK_BACKGROUND_MAX}. */
   backgroundMax?: number;
 }
 
@@ -46,7 +46,6 @@ export interface WebhookHandlerOptions {
  *
  * @example
  * const webhook = createWebhookHandler(bot, { secretToken, logger });
- * const response = await webhook(request); // mounted by the gateway at /channels/telegram
  * await webhook.settled(10_000); // on shutdown: updates still handled in the background
  */
 export function createWebhookHandler<C extends Context>(

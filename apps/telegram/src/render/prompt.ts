@@ -24,7 +24,7 @@ import {
   MESSAGE_TEXT_MAX_CHARS,
 } from "../limits.ts";
 
-/** A message ready for `sendMessage` with `parse_mode: "HTML"`. */
+/** A message for `sendMessage` with `parse_mode: "HTML"`. */
 export interface RenderedMessage {
   html: string;
   replyMarkup?: InlineKeyboardMarkup;
@@ -38,17 +38,16 @@ export function defuseMentions(text: string): string {
   return text.replace(/@(?=[\p{L}\p{N}_])/gu, `@${WORD_JOINER}`);
 }
 
-/** Escapes text for `parse_mode: "HTML"` (the three characters Telegram's HTML parser reserves). */
+/** Escapes the three characters Telegram's HTML parser reserves. */
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** Plain text (a notice, a summary, a refusal) as safe HTML within the message limit. */
+/** Plain text (a notice, a summary, a refusal) as safe HTML within `max`. */
 export function renderPlain(text: string, max = MESSAGE_TEXT_MAX_CHARS): string {
   return escapeHtml(clipText(defuseMentions(text), max));
 }
 
-/** True when text (mentions defused, as Telegram counts it) fits one message. */
 const fitsMessage = (text: string) => defuseMentions(text).length <= MESSAGE_TEXT_MAX_CHARS;
 
 /** Core's view of `record` with Telegram's form limits ({@link FORM_OPTIONS_MAX}): buttons, a form, or text. */
