@@ -1,9 +1,7 @@
 /**
- * The Discord channel as core's adapter: the port (deliver a prompt — buttons, a form or text —, edit it
- * to the summary, re-render a form's draft, notify, name people, show times in each reader's zone) and
- * one lifecycle, `start(broker)` / `stop()`. Two ways in: `createDiscordChannel({ client })` mounts it
- * on a discord.js client the host already has; the plugin's `create(context)` builds its own client and
- * holds the gateway connection (`ingress/gateway.ts`).
+ * The Discord channel as core's adapter, one lifecycle `start(broker)` / `stop()`, two ways in:
+ * `createDiscordChannel({ client })` mounts it on the host's discord.js client; the plugin's
+ * `create(context)` builds its own client and holds the gateway connection (`ingress/gateway.ts`).
  */
 import {
   type AskUserBroker,
@@ -22,8 +20,7 @@ import type { DiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 import { toChannelError } from "./errors.ts";
 import { type InboundContext, onInteraction, onMessage } from "./inbound.ts";
-import { clientOptions } from "./ingress/connection.ts";
-import { holdGateway } from "./ingress/gateway.ts";
+import { clientOptions, holdGateway } from "./ingress/gateway.ts";
 import { BUTTON_LABEL_MAX_CHARS, BUTTONS_MAX, DEDUPE_TTL_MS, DEFER_AFTER_MS } from "./limits.ts";
 import { createNotify } from "./notices.ts";
 import { createOutbound, whoAmI } from "./outbound.ts";
@@ -33,19 +30,14 @@ import { mentionOf } from "./render/notice.ts";
 import { missingIntentHint } from "./render/prompt.ts";
 
 export interface DiscordChannelOptions {
-  /** The host's discord.js client (logged in or not yet). */
+  /** Logged in or not yet. */
   client: Client;
-  /** The channel's name in targets (`{ channel: name, conversation }`). Default `"discord"`. */
+  /** In targets (`{ channel: name, conversation }`). Default `"discord"`. */
   name?: string;
-  /** Default: core's console logger. */
   logger?: ChannelLogger;
   /** Acknowledge a tap the broker has not decided after this long (a slow store). Default 2000 ms. */
   deferAfterMs?: number;
-  /**
-   * Only for a client the channel owns (the plugin's): a button or modal that is not ask-user's and that
-   * no other listener answered within `deferAfterMs` is deferred, so its user does not see "This
-   * interaction failed". Never set it on a host's client.
-   */
+  /** Only on a client the channel owns (the plugin's): defer others' buttons and modals nobody answered. */
   acknowledgeUnhandled?: boolean;
   /** Called with each message that answered no question (bots' included). */
   onUnhandledMessage?: (message: Message) => void;
@@ -66,15 +58,9 @@ export type DiscordChannel = ChannelAdapter &
   };
 
 /**
- * Mounts ask-user on a discord.js client: it sends, edits and notifies at once; `start(broker)` adds one
- * `interactionCreate` and one `messageCreate` listener (again: inbound events go to the new broker),
- * `stop()` removes them. The client needs the `Guilds`, `GuildMessages` and `DirectMessages` intents
- * and `Partials.Channel`; `MessageContent` for text answers in guild channels.
- *
- * @example
- * const discord = createDiscordChannel({ client });
- * await discord.start(createAskUser({ store, channels: [discord] }));
- * await client.login(process.env.DISCORD_BOT_TOKEN);
+ * Sends at once; `start(broker)` adds one `interactionCreate` and one `messageCreate` listener (again:
+ * events go to the new broker), `stop()` removes them. The client needs the `Guilds`, `GuildMessages`
+ * and `DirectMessages` intents and `Partials.Channel`; `MessageContent` for text answers in guilds.
  */
 export function createDiscordChannel(options: DiscordChannelOptions): DiscordChannel {
   const { client, name = "discord", logger = consoleLogger } = options;
@@ -163,9 +149,8 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
 }
 
 /**
- * The plugin's channel: checks the token (`GET /users/@me`: a wrong one fails here, readably) and mounts
- * the channel on its own REST-only client, which sends at once. `start(broker)` takes part in the
- * gateway lease and, on the holder, resolves once the connection is READY.
+ * The plugin's channel: the token checked (`GET /users/@me`), on its own REST-only client, which sends at
+ * once; `start(broker)` takes part in the gateway lease and, on the holder, resolves at READY.
  */
 export async function create(context: ChannelPluginContext<DiscordConfig>): Promise<ChannelAdapter> {
   const { config, logger, coordination, instanceId } = context;

@@ -1,8 +1,7 @@
 /**
- * discord.js events → core calls. The only reader of interactions and messages: button taps, string
- * selects and modal submissions go to `broker.handleAction` and are acknowledged within Discord's 3 s
- * however slow the store is; text messages go to `broker.handleReply`, which answers through the
- * channel's `notify`.
+ * discord.js events → core calls, each once among instances: taps, selects and modal submissions go to
+ * `broker.handleAction`, acknowledged within Discord's 3 s however slow the store is; text messages go
+ * to `broker.handleReply`, which answers through `notify`.
  */
 import {
   type ActionEvent,
@@ -31,10 +30,9 @@ import { ANSWER_INPUT_ID } from "./other-modal.ts";
 import { nameOf } from "./render/notice.ts";
 import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
-import { answer, answerDeferred, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
+import { answer, boundToMessage, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
 
 export interface InboundContext {
-  /** Which instance handles an interaction or message (each exactly once, core's `createOnce`). */
   once: Once;
   /** The bot's own user id (its mentions are not part of a reply). */
   botId(): string;
@@ -42,7 +40,6 @@ export interface InboundContext {
   name: string;
   logger: ChannelLogger;
   deferAfterMs: number;
-  /** Core's form state: taps in flight, what each message shows. */
   messages: PromptMessages;
   form(record: QuestionRecord, dm: boolean): RenderedMessage;
   /** Standalone only (the client is ours): acknowledge a button or modal nobody answered. */
@@ -52,17 +49,11 @@ export interface InboundContext {
   onUnhandledMessage?: ((message: Message) => void) | undefined;
 }
 
-/** Another instance took the event (SPEC §9). */
+/** Another instance took the event. */
 const ELSEWHERE = Symbol("elsewhere");
 
-function conversationOf(
-  source: { channelId: string | null; guildId: string | null },
-  userId: string,
-): string {
-  return source.guildId === null
-    ? formatConversation({ kind: "user", id: userId })
-    : (source.channelId ?? "");
-}
+const conversationOf = (source: { channelId: string | null; guildId: string | null }, userId: string) =>
+  source.guildId === null ? formatConversation({ kind: "user", id: userId }) : (source.channelId ?? "");
 
 /** A modal's text, a string select's option indices (its values, for a `choose` control), or nothing. */
 function inputOf(interaction: TapOrSubmit): Pick<ActionEvent, "text" | "values"> {
@@ -75,7 +66,6 @@ function inputOf(interaction: TapOrSubmit): Pick<ActionEvent, "text" | "values">
   }
 }
 
-/** Handles a tap, select or modal submission carrying our payload; others are left to the host. */
 async function onAction(
   ctx: InboundContext,
   interaction: TapOrSubmit,
@@ -116,30 +106,30 @@ async function onAction(
       await work;
     } else {
       // Acknowledged neutrally now (nothing changes on screen); the outcome follows when it is known.
-      const asUpdate = interaction.isMessageComponent() || interaction.isFromMessage();
-      if (asUpdate) await interaction.deferUpdate();
+      const asUpdate = boundToMessage(interaction);
+      if (asUpdate) await asUpdate.deferUpdate();
       else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const outcome = await work;
       // Taken elsewhere after this deferral (a slow store during a hand-over): that instance answers.
       if (outcome === ELSEWHERE) return;
-      shown = await answerDeferred(responder, interaction, outcome, asUpdate);
+      shown = await answer(responder, interaction, decoded, outcome, true);
     }
   } catch (error) {
     warnFailed(ctx, interaction, "answer", error);
   } finally {
-    if (messageId !== undefined && shown !== undefined && shown !== "summary")
+    if (messageId !== undefined && shown && !shown.summary)
       ctx.messages.sent(messageId, shown.record, samenessOf(shown.message));
-    done?.(shown === "summary");
+    done?.(shown?.summary === true);
   }
 }
 
 /** Defers an interaction nobody answered in time (the plugin's own client), on the instance that takes it. */
 async function acknowledgeLater(ctx: InboundContext, interaction: TapOrSubmit): Promise<void> {
   const [taken] = await Promise.all([ctx.once.take(interactionKey(interaction)), pause(ctx.deferAfterMs)]);
-  if (!taken || interaction.replied || interaction.deferred) return;
-  if (!interaction.isMessageComponent() && !interaction.isFromMessage()) return;
+  const bound = boundToMessage(interaction);
+  if (!taken || interaction.replied || interaction.deferred || !bound) return;
   try {
-    await interaction.deferUpdate();
+    await bound.deferUpdate();
   } catch (error) {
     // Answered meanwhile by someone else (40060): nothing to do.
     const acknowledged = RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged;
@@ -153,11 +143,7 @@ function warnFailed(ctx: InboundContext, interaction: TapOrSubmit, what: string,
   ctx.logger.warn({ channel: ctx.name, ...fields }, `could not ${what} a Discord interaction`);
 }
 
-/**
- * The `interactionCreate` listener: our buttons, string selects and modals (core's payload codec) are
- * handled; others are left to the host (or, standalone, acknowledged when nobody answered them). Among
- * instances that all received it, only the one that takes it answers (a second answer would get 40060).
- */
+/** Ours (core's payload codec) are handled; others left to the host. A second answer would get 40060. */
 export async function onInteraction(ctx: InboundContext, interaction: Interaction): Promise<void> {
   if (!interaction.isButton() && !interaction.isStringSelectMenu() && !interaction.isModalSubmit()) return;
   const decoded = decodeAction(interaction.customId);
@@ -167,11 +153,7 @@ export async function onInteraction(ctx: InboundContext, interaction: Interactio
 
 const interactionKey = (interaction: Interaction) => `discord:interaction:${interaction.id}`;
 
-/**
- * The `messageCreate` listener: text replies to questions; bots, system and webhook messages are ignored.
- * A message another instance took is neither read nor passed on here: among instances, exactly one hands
- * a message that answered nothing to `onUnhandledMessage`.
- */
+/** Among instances, exactly one hands a message that answered nothing to `onUnhandledMessage`. */
 export async function onMessage(ctx: InboundContext, message: Message): Promise<void> {
   const read = await readReply(ctx, message);
   if (read === "consumed" || read === "elsewhere" || !ctx.onUnhandledMessage) return;
@@ -180,38 +162,25 @@ export async function onMessage(ctx: InboundContext, message: Message): Promise<
 
 const messageKey = (message: Message) => `discord:message:${message.id}`;
 
-/**
- * What became of a message: `consumed` (it answered or was refused for a question), `elsewhere` (another
- * instance took it), `ours` (taken here, answered nothing), `unread` (not for the broker, not taken).
- */
-type ReadOutcome = "consumed" | "elsewhere" | "ours" | "unread";
-
-/** Hands a person's message to the broker, once among instances. */
-async function readReply(ctx: InboundContext, message: Message): Promise<ReadOutcome> {
+/** `consumed` (answered or refused), `elsewhere` (taken by another instance), `ours` (taken, answered nothing), `unread`. */
+async function readReply(
+  ctx: InboundContext,
+  message: Message,
+): Promise<"consumed" | "elsewhere" | "ours" | "unread"> {
   if (message.author.bot || message.system || message.webhookId !== null) return "unread";
   const botId = message.client.user?.id ?? ctx.botId();
-  const dm = message.guildId === null;
-  if (
-    !dm &&
-    message.content === "" &&
-    message.attachments.size === 0 &&
-    message.embeds.length === 0 &&
-    message.stickers.size === 0 &&
-    !message.mentions.users.has(botId)
-  ) {
+  const { content, attachments, embeds, stickers } = message;
+  const empty = content === "" && attachments.size === 0 && embeds.length === 0 && stickers.size === 0;
+  if (empty && message.guildId !== null && !message.mentions.users.has(botId)) {
     ctx.contentMissing();
     return "unread";
   }
-  const text = replyText(message.content, botId);
+  const text = replyText(content, botId);
   if (text === "") return "unread";
   if (!(await ctx.once.take(messageKey(message)))) return "elsewhere";
   const ref = message.reference; // a reply in this channel (a forward is no reply)
-  const replyTo =
-    ref?.messageId !== undefined &&
-    ref.type !== MessageReferenceType.Forward &&
-    ref.channelId === message.channelId
-      ? { replyTo: ref.messageId }
-      : {};
+  const isReply = ref?.type !== MessageReferenceType.Forward && ref?.channelId === message.channelId;
+  const replyTo = isReply && ref?.messageId !== undefined ? { replyTo: ref.messageId } : {};
   try {
     const outcome = await ctx.broker.handleReply({
       channel: ctx.name,

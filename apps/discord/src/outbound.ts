@@ -1,9 +1,7 @@
 /**
- * Sending and editing over Discord's REST API alone (`client.rest`): what the channel does on every
- * instance, whether or not it holds the gateway connection. Channel kinds and DM channel ids are cached
- * (bounded), so a conversation costs one lookup. Every message goes out with mentions suppressed
- * (`allowed_mentions: { parse: [] }`); every failed call is thrown as core's `ChannelError`; a
- * conversation that cannot be a target as `invalid_input`.
+ * Sending over Discord's REST API alone, on every instance, gateway or not. Channel kinds and DM channel
+ * ids are cached (bounded). Mentions are suppressed on every message; a failed call is a `ChannelError`,
+ * a conversation that cannot be a target `invalid_input`.
  */
 import { createHash } from "node:crypto";
 import { AskUserError, ChannelError, rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
@@ -49,7 +47,6 @@ export function promptNonce(questionId: string): string {
   return createHash("sha256").update(`ask-user:${questionId}`).digest("base64url").slice(0, NONCE_MAX_CHARS);
 }
 
-/** Runs one REST call; its failure is thrown as core's `ChannelError`. */
 async function call<T>(method: string, run: () => Promise<unknown>): Promise<T> {
   try {
     return (await run()) as T;
@@ -65,7 +62,7 @@ async function cached<V>(map: Map<string, V>, key: string, known: V | undefined,
   return value;
 }
 
-/** REST-only sending on `client` (its token must be set: logged in, or `client.rest.setToken`). */
+/** `client`'s token must be set: logged in, or `client.rest.setToken`. */
 export function createOutbound(client: Client) {
   const kinds = new Map<string, number>();
   const dms = new Map<string, string>();
@@ -83,7 +80,6 @@ export function createOutbound(client: Client) {
 
   return {
     dm,
-    /** A guild channel or thread, or the DM with `user:<id>`. */
     async target(conversation: string): Promise<OutboundTarget> {
       const target = parseConversation(conversation);
       const refuse = (why: string) => new AskUserError("invalid_input", why);
@@ -103,7 +99,6 @@ export function createOutbound(client: Client) {
       if (!SENDABLE.has(kind)) throw refuse(`Discord channel ${target.id} is not a text channel.`);
       return { channelId: target.id, dm: false };
     },
-    /** Posts a message; resolves with its id. */
     async send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string> {
       const message = await call<APIMessage>("POST /channels/{id}/messages", () =>
         client.rest.post(Routes.channelMessages(channelId), {

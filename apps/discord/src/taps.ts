@@ -12,7 +12,6 @@ import {
 import {
   type ButtonInteraction,
   MessageFlags,
-  type ModalMessageModalSubmitInteraction,
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from "discord.js";
@@ -23,103 +22,67 @@ import type { RenderedMessage } from "./render/prompt.ts";
 /** A button tap, a string select or a modal submission (ours, or — standalone — one nobody answered). */
 export type TapOrSubmit = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
-/** What the answer needs from the channel. */
 export interface Responder {
-  /** The channel's name (only its users are named by mention in summaries). */
   channel: string;
   /** The form message for a record as it stands, in this interaction's conversation. */
   form(record: QuestionRecord): RenderedMessage;
 }
 
-/** What the message shows after the answer: the summary, the re-rendered form, or nothing new. */
-export type Shown = "summary" | { record: QuestionRecord; message: RenderedMessage } | undefined;
+/** What the message shows after the answer (the summary, or the re-rendered form), or nothing new. */
+export type Shown = { record: QuestionRecord; message: RenderedMessage; summary: boolean } | undefined;
 
 const NO_MENTIONS = { parse: [] } as const;
 
-/** Whether the outcome ended the question (the message then shows the summary). */
-function resolves(outcome: InboundOutcome): boolean {
-  return (outcome.kind === "answered" || outcome.kind === "skipped") && isTerminal(outcome.record.status);
-}
-
-/** The interaction as one that can update its message (a component, or a modal sent from one). */
-function boundToMessage(
-  interaction: TapOrSubmit,
-): ButtonInteraction | StringSelectMenuInteraction | ModalMessageModalSubmitInteraction | undefined {
-  if (interaction.isMessageComponent()) return interaction;
-  return interaction.isFromMessage() ? interaction : undefined;
-}
-
-function summaryOf(outcome: InboundOutcome, channel: string): string {
-  return "record" in outcome && outcome.record ? renderSummaryContent(outcome.record, channel) : "";
+/** The interaction as one that updates its message (a component, or a modal sent from one). */
+export function boundToMessage(interaction: TapOrSubmit) {
+  return interaction.isMessageComponent() || interaction.isFromMessage() ? interaction : undefined;
 }
 
 /** The modal for an Other… tap: for the tapped question when known, else a generic one. */
 export function modalFor(interaction: TapOrSubmit, decoded: DecodedAction, outcome?: InboundOutcome) {
   const record = outcome && "record" in outcome ? outcome.record : undefined;
-  const index = record ? record.tokens.indexOf(decoded.token) : -1;
-  const question = record?.prompt.questions[index];
+  const question = record?.prompt.questions[record.tokens.indexOf(decoded.token)];
   return renderOtherModal(interaction.customId, question, interaction.locale);
 }
 
-/** The message's new look for an outcome on a control bound to it, if it changes. */
 function nextLook(responder: Responder, outcome: InboundOutcome): Shown {
-  if (resolves(outcome)) return "summary";
-  if (outcome.kind === "staged") return { record: outcome.record, message: responder.form(outcome.record) };
-  return undefined;
+  if (outcome.kind === "staged")
+    return { record: outcome.record, message: responder.form(outcome.record), summary: false };
+  if ((outcome.kind !== "answered" && outcome.kind !== "skipped") || !isTerminal(outcome.record.status))
+    return undefined;
+  const message = { content: renderSummaryContent(outcome.record, responder.channel), components: [] };
+  return { record: outcome.record, message, summary: true };
 }
 
-function messageBody(responder: Responder, outcome: InboundOutcome, shown: Exclude<Shown, undefined>) {
-  return shown === "summary"
-    ? { content: summaryOf(outcome, responder.channel), components: [], allowedMentions: NO_MENTIONS }
-    : { ...shown.message, allowedMentions: NO_MENTIONS };
-}
-
-/** Answers a decided interaction in time: update in place, modal, or an ephemeral reply. */
+/**
+ * Answers a decided interaction: the Other… modal, its message updated in place, or an ephemeral
+ * notice. After a deferral (`deferred`) the update is an edit of the deferred response, the notice a
+ * follow-up (or, for a deferred ephemeral reply, its edit).
+ */
 export async function answer(
   responder: Responder,
   interaction: TapOrSubmit,
   decoded: DecodedAction,
   outcome: InboundOutcome,
+  deferred = false,
 ): Promise<Shown> {
-  if (outcome.kind === "awaiting_text" && interaction.isButton()) {
+  if (!deferred && outcome.kind === "awaiting_text" && interaction.isButton()) {
     await interaction.showModal(modalFor(interaction, decoded, outcome));
     return undefined;
   }
   const bound = boundToMessage(interaction);
-  const shown = bound ? nextLook(responder, outcome) : undefined;
-  if (bound && shown !== undefined) {
-    await bound.update(messageBody(responder, outcome, shown));
+  const shown = bound && nextLook(responder, outcome);
+  if (bound && shown) {
+    const update = { ...shown.message, allowedMentions: NO_MENTIONS };
+    await (deferred ? interaction.editReply(update) : bound.update(update));
     return shown;
   }
-  const text = "text" in outcome ? outcome.text : "";
-  await interaction.reply({
-    content: renderNotice(text),
-    flags: MessageFlags.Ephemeral,
+  const notice = {
+    content: renderNotice("text" in outcome ? outcome.text : ""),
     allowedMentions: NO_MENTIONS,
-  });
-  return undefined;
-}
-
-/**
- * Answers after a deferral: edit the message (it was deferred as an update) to the summary or the form,
- * or an ephemeral follow-up.
- */
-export async function answerDeferred(
-  responder: Responder,
-  interaction: TapOrSubmit,
-  outcome: InboundOutcome,
-  asUpdate: boolean,
-): Promise<Shown> {
-  const shown = asUpdate ? nextLook(responder, outcome) : undefined;
-  if (shown !== undefined) {
-    await interaction.editReply(messageBody(responder, outcome, shown));
-    return shown;
-  }
-  const content = renderNotice("text" in outcome ? outcome.text : "");
-  if (asUpdate) {
-    await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-  } else {
-    await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
-  }
+  };
+  if (!deferred) await interaction.reply({ ...notice, flags: MessageFlags.Ephemeral });
+  else if (bound) await interaction.followUp({ ...notice, flags: MessageFlags.Ephemeral });
+  else await interaction.editReply(notice);
   return undefined;
 }

@@ -1,12 +1,10 @@
 /**
  * Notices and summaries as Discord message content, and how Discord names people (SPEC §5): `<@id>`,
- * which every client shows as the person's name and which never pings, because the channel sends every
- * message with `allowedMentions: { parse: [] }`. Pure: no client, no I/O.
+ * shown as the name, never a ping (every message goes out with mentions suppressed). Pure.
  *
- * Core's text mixes fixed sentences, agent text and people's answers; all of it is escaped (data, never
- * markup) except the one place core put a person's name — the refusal's "for <@id>" / "answered by
- * <@id>" and the summary's "— <@id>" / "skipped by <@id>" — which stays a mention and is never
- * shortened, and the time of an expiry refusal, which stays a Discord timestamp.
+ * Core's text mixes fixed sentences, agent text and answers; all of it is escaped except the one slot
+ * where core put a person's name ("for <@id>", "answered by <@id>", "— <@id>", "skipped by <@id>"),
+ * which stays a mention and is never shortened, and an expiry refusal's time, a Discord timestamp.
  */
 import {
   type Actor,
@@ -20,7 +18,7 @@ import { SNOWFLAKE } from "../conversation.ts";
 import { MESSAGE_CONTENT_MAX_CHARS } from "../limits.ts";
 import { chars, escapeMarkdown, MENTION, nameContent, shorten, TIMESTAMP } from "./markdown.ts";
 
-/** Every catalogue, so a sentence is recognised whatever locale core wrote it in. */
+/** Every catalogue: a sentence is recognised whatever locale core wrote it in. */
 const LOCALES = Object.keys({ en: 0, de: 0 } satisfies Record<Locale, 0>);
 
 /** `<@id>`, shown as the user's name; `undefined` for something that is not a user id. */
@@ -97,10 +95,7 @@ export function renderSummaryNotice(summary: string, resolvedBy: Actor | undefin
   return withTail(head, tail);
 }
 
-/**
- * The content a question's message is edited to when it ends: core's summary with its longest answers
- * shortened until the escaped content fits 2000 characters — every question and the attribution stay.
- */
+/** Core's summary, its longest answers shortened until the escaped content fits 2000 characters. */
 export function renderSummaryContent(record: QuestionRecord, channel: string): string {
   const fits = (summary: string) => {
     const [head, tail] = summaryParts(summary, record.resolvedBy, channel);
