@@ -55,13 +55,10 @@ export function createOutbound(options: {
 }) {
   const { name, client, logger, people } = options;
   const messages = createPromptMessages();
-  const call = async <T>(method: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
+  const call = <T>(method: string, work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
       throw toChannelError(error, method);
-    }
-  };
+    });
   const idempotent = <T>(method: string, work: () => Promise<T>) => retryIdempotent(() => call(method, work));
   const earlier = createEarlierPosts({ name, client, logger, call });
 
@@ -75,15 +72,15 @@ export function createOutbound(options: {
   }
 
   /** Edits a message; one that is gone (or its channel) counts as done. */
-  async function edit(channel: string, ts: string, message: SlackMessage): Promise<void> {
-    await retryIdempotent(async () => {
-      try {
-        await client.chat.update({ channel, ts, ...message });
-      } catch (error) {
-        if (!isSettledEditError(error)) throw toChannelError(error, "chat.update");
-      }
-    });
-  }
+  const edit = (channel: string, ts: string, message: SlackMessage): Promise<void> =>
+    retryIdempotent(() =>
+      client.chat.update({ channel, ts, ...message }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!isSettledEditError(error)) throw toChannelError(error, "chat.update");
+        },
+      ),
+    );
 
   /**
    * Posts the prompt with metadata naming its question; its `ts` is the delivery's message id. A re-send
