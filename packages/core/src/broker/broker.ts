@@ -85,6 +85,7 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
   });
 
   const unsubscribe = options.store.subscribe(({ record, previousStatus }) => {
+    ctx.recent.remember(record);
     const type =
       previousStatus === undefined
         ? "question.requested"
@@ -218,18 +219,28 @@ export function createAskUser(options: AskUserOptions): AskUserBroker {
       if (known) await ctx.remember(questionId, { channel, conversation, messageId });
     },
     async answer(id, answers, actor) {
-      const record = await options.store.get(id);
+      // The record last heard written, else the stored one: its prompt (which never changes) checks
+      // the answers, and it is the first attempt's (no second read); a write in between fails its
+      // compare-and-set and the next attempt reads the record again.
+      const guess = ctx.recent.guess(id);
+      const record = guess ?? (await options.store.get(id));
       if (!record) return { ok: false, reason: "unknown", message: messagesFor(locale).refusedUnknown };
       const checked = checkAnswers(record.prompt, answers);
       if (!checked.ok) {
+        // A refusal says what is stored: a guess is read again (the record may be gone).
+        const stored = guess ? await options.store.get(id) : record;
+        if (!stored) return { ok: false, reason: "unknown", message: messagesFor(locale).refusedUnknown };
         const error = new InvalidAskUserInputError(checked.issues);
-        return { ok: false, reason: "invalid", message: error.message, issues: checked.issues, record };
+        return {
+          ok: false,
+          reason: "invalid",
+          message: error.message,
+          issues: checked.issues,
+          record: stored,
+        };
       }
-      // The record just read is the first attempt's (no second read); a write in between fails its
-      // compare-and-set and the next attempt reads the record again.
-      return outcomeOf(
-        await ctx.resolve(id, { status: "answered", answers: checked.answers, actor }, locale, record),
-      );
+      const resolution = { status: "answered", answers: checked.answers, actor } as const;
+      return outcomeOf(await ctx.resolve(id, resolution, locale, record, guess !== undefined));
     },
     stage: (id, request, actor) => stageDraft(ctx, id, request, actor),
     async skip(id, actor) {

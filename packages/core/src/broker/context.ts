@@ -8,6 +8,7 @@ import type { QuestionStore } from "../ports/store.ts";
 import { messagesFor } from "../prompt/i18n.ts";
 import { MessageEdits } from "./message-edits.ts";
 import { type Refusal, refusalForStatus } from "./policy.ts";
+import { RecentRecords } from "./recent.ts";
 import { finish, keepBefore, type Resolution } from "./transitions.ts";
 
 export type Transition =
@@ -30,6 +31,9 @@ export class BrokerContext {
     /** How long a claim keeps other instances away from a question this one delivers or edits. */
     readonly claimMs: number,
   ) {}
+
+  /** The records last heard written: a transition's first guess (see {@link RecentRecords}). */
+  readonly recent = new RecentRecords();
 
   /** Questions this broker is delivering right now (its own repair sweep leaves them alone). */
   readonly delivering = new Set<string>();
@@ -58,17 +62,25 @@ export class BrokerContext {
    * tokens and the answerer policy (fixed at creation, shared with the `previous` copy). `read`: a
    * private copy of the record that the caller has just read from the store, used for the first
    * attempt instead of reading it again (the compare-and-set on its version still refuses it if anyone
-   * wrote in between, and the next attempt reads the record as stored then).
+   * wrote in between, and the next attempt reads the record as stored then). Without it the first
+   * attempt starts from the record last heard written ({@link RecentRecords}) when there is one: a
+   * guess, so a refusal decided on it is decided again on the stored record. `guessed`: `read` is such
+   * a guess too.
    */
   async transition(
     id: string,
     locale: string,
     change: (current: QuestionRecord) => QuestionRecord | Refusal,
     read?: QuestionRecord,
+    guessed = false,
   ): Promise<Transition> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const current = attempt === 0 && read?.id === id ? read : await this.store.get(id);
+      // The caller's read, else the record last heard written (a guess), else the stored one.
+      const guessNow = attempt === 0 && read?.id !== id ? this.recent.guess(id) : undefined;
+      const guess = guessNow !== undefined || (attempt === 0 && read?.id === id && guessed);
+      const current = attempt === 0 && read?.id === id ? read : (guessNow ?? (await this.store.get(id)));
       if (!current) {
+        this.recent.forget(id);
         return {
           ok: false,
           refusal: { reason: "unknown", message: messagesFor(locale).refusedUnknown },
@@ -77,7 +89,10 @@ export class BrokerContext {
       }
       const previous = keepBefore(current);
       const next = change(current);
-      if ("reason" in next) return { ok: false, refusal: next, record: previous };
+      if ("reason" in next) {
+        if (guess) continue; // decided again on the record as stored
+        return { ok: false, refusal: next, record: previous };
+      }
       next.version = previous.version + 1;
       if (await this.store.compareAndSet(previous.version, next)) return { ok: true, record: next, previous };
     }
@@ -98,7 +113,7 @@ export class BrokerContext {
     id: string,
     locale: string,
     change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
-    options: { keepLate?: boolean; read?: QuestionRecord } = {},
+    options: { keepLate?: boolean; read?: QuestionRecord; guessed?: boolean } = {},
   ): Promise<Transition> {
     // Counted as background work from the start: a waiter woken by this write (and a close() it
     // triggers) must still see the summary edit that follows it.
@@ -114,7 +129,7 @@ export class BrokerContext {
     id: string,
     locale: string,
     change: (current: QuestionRecord, now: number) => QuestionRecord | Refusal,
-    options: { keepLate?: boolean; read?: QuestionRecord },
+    options: { keepLate?: boolean; read?: QuestionRecord; guessed?: boolean },
   ): Promise<Transition> {
     let expiredInstead = false;
     const result = await this.transition(
@@ -133,6 +148,7 @@ export class BrokerContext {
         return next;
       },
       options.read,
+      options.guessed,
     );
     if (result.ok && awaitsSummary(result.record)) this.background(this.finalize(result.record));
     if (result.ok && result.record.status === "pending" && draftChanged(result.previous, result.record))
@@ -148,13 +164,19 @@ export class BrokerContext {
    * Moves a pending record to a final state; the first writer wins and every later one gets the precise
    * refusal. An answer or skip that comes after the deadline expires the question instead.
    */
-  resolve(id: string, resolution: Resolution, locale: string, read?: QuestionRecord): Promise<Transition> {
+  resolve(
+    id: string,
+    resolution: Resolution,
+    locale: string,
+    read?: QuestionRecord,
+    guessed = false,
+  ): Promise<Transition> {
     const late = resolution.status === "answered" || resolution.status === "skipped";
     return this.act(
       id,
       locale,
       (record, now) => finish(record, resolution, resolution.status === "expired" ? record.expiresAt : now),
-      read ? { keepLate: !late, read } : { keepLate: !late },
+      read ? { keepLate: !late, read, guessed } : { keepLate: !late },
     );
   }
 
