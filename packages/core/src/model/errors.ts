@@ -112,11 +112,11 @@ const FAILURE_CODES = {
 /** Options of {@link ChannelError}. */
 export interface ChannelErrorOptions {
   /** The platform call: `sendMessage`, `chat.postMessage`, `POST /channels/{id}/messages`. */
-  method?: string;
+  method?: string | undefined;
   /** The platform's status or error code (HTTP status, Telegram `error_code`, Slack `error`). */
-  status?: number | string;
+  status?: number | string | undefined;
   /** For `rate_limited`: when the platform says to try again. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 

@@ -113,8 +113,8 @@ export interface PromptViewOptions {
   buttons?: boolean;
   /** The channel's native forms; without it, forms are readable text. */
   forms?: FormLimits | false;
-  /** Who may answer, shown as "For …" (`promptAudience`). */
-  forName?: string;
+  /** Who may answer, shown as "For …" (`promptAudience`); undefined: nobody named. */
+  forName?: string | undefined;
   /** The question a stepping form shows; default the first without an answer. */
   shown?: number;
   /** Say that answers must be replies to the message (Telegram groups in privacy mode). */
