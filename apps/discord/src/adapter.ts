@@ -165,20 +165,19 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
     await closeHub();
     throw error;
   });
+  const botId = me.id;
   const channel = createDiscordChannel({
     client: hub,
     logger,
     acknowledgeUnhandled: true,
     coordination,
-    botId: me.id,
+    botId,
   });
-  const { token, apiUrl } = config;
   const onNoMessageContent = () => channel.noMessageContent();
   const gateway = holdGateway({
+    ...config,
     hub,
-    token,
-    apiUrl,
-    botId: me.id,
+    botId,
     coordination,
     instanceId,
     logger,

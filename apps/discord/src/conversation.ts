@@ -6,7 +6,6 @@
 
 export type DiscordConversation = { kind: "channel"; id: string } | { kind: "user"; id: string };
 
-/** A Discord id (user, channel, message): 15–21 digits. */
 export const SNOWFLAKE = /^\d{15,21}$/;
 
 /** `123…` or `channel:123…`, `user:123…`, also Discord's `<#123…>` and `<@123…>`; never throws. */

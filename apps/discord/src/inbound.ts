@@ -13,7 +13,6 @@ import {
   type Once,
   type PromptMessages,
   pause,
-  type QuestionRecord,
   TIMED_OUT,
   within,
 } from "@ask-user/core/channel";
@@ -28,20 +27,18 @@ import {
 import { formatConversation } from "./conversation.ts";
 import { ANSWER_INPUT_ID } from "./other-modal.ts";
 import { nameOf } from "./render/notice.ts";
-import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
+import { samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
 import { answer, boundToMessage, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
 
-export interface InboundContext {
+export interface InboundContext extends Responder {
   once: Once;
   /** The bot's own user id (its mentions are not part of a reply). */
   botId(): string;
   broker: AskUserBroker;
-  name: string;
   logger: ChannelLogger;
   deferAfterMs: number;
   messages: PromptMessages;
-  form(record: QuestionRecord, dm: boolean): RenderedMessage;
   /** Standalone only (the client is ours): acknowledge a button or modal nobody answered. */
   acknowledgeUnhandled: boolean;
   /** A guild message arrived without content (no Message Content intent). */
@@ -87,8 +84,6 @@ async function onAction(
   const messageId = interaction.message?.id;
   // `finalize` and `refresh` of this message wait for the tap: it may update the message in place.
   const done = messageId === undefined ? undefined : ctx.messages.tapping(messageId);
-  const dm = interaction.guildId === null;
-  const responder: Responder = { channel: ctx.name, form: (record) => ctx.form(record, dm) };
   let shown: Shown;
   try {
     // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
@@ -99,7 +94,7 @@ async function onAction(
     const first = await within(work, ctx.deferAfterMs);
     if (first === ELSEWHERE) return;
     if (first !== TIMED_OUT) {
-      shown = await answer(responder, interaction, decoded, first);
+      shown = await answer(ctx, interaction, decoded, first);
     } else if (opensModal) {
       // A modal must be the first response: show it now; the submission is checked like any answer.
       await interaction.showModal(modalFor(interaction, decoded));
@@ -112,7 +107,7 @@ async function onAction(
       const outcome = await work;
       // Taken elsewhere after this deferral (a slow store during a hand-over): that instance answers.
       if (outcome === ELSEWHERE) return;
-      shown = await answer(responder, interaction, decoded, outcome, true);
+      shown = await answer(ctx, interaction, decoded, outcome, true);
     }
   } catch (error) {
     warnFailed(ctx, interaction, "answer", error);

@@ -9,7 +9,6 @@ import {
 } from "./limits.ts";
 import { shorten } from "./render/markdown.ts";
 
-/** The `custom_id` of the modal's text input. */
 export const ANSWER_INPUT_ID = "answer";
 
 /**

@@ -23,9 +23,9 @@ import type { RenderedMessage } from "./render/prompt.ts";
 export type TapOrSubmit = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
 export interface Responder {
-  channel: string;
-  /** The form message for a record as it stands, in this interaction's conversation. */
-  form(record: QuestionRecord): RenderedMessage;
+  name: string;
+  /** The form message for a record as it stands, in a DM or a guild channel. */
+  form(record: QuestionRecord, dm: boolean): RenderedMessage;
 }
 
 /** What the message shows after the answer (the summary, or the re-rendered form), or nothing new. */
@@ -45,12 +45,12 @@ export function modalFor(interaction: TapOrSubmit, decoded: DecodedAction, outco
   return renderOtherModal(interaction.customId, question, interaction.locale);
 }
 
-function nextLook(responder: Responder, outcome: InboundOutcome): Shown {
+function nextLook(responder: Responder, outcome: InboundOutcome, dm: boolean): Shown {
   if (outcome.kind === "staged")
-    return { record: outcome.record, message: responder.form(outcome.record), summary: false };
+    return { record: outcome.record, message: responder.form(outcome.record, dm), summary: false };
   if ((outcome.kind !== "answered" && outcome.kind !== "skipped") || !isTerminal(outcome.record.status))
     return undefined;
-  const message = { content: renderSummaryContent(outcome.record, responder.channel), components: [] };
+  const message = { content: renderSummaryContent(outcome.record, responder.name), components: [] };
   return { record: outcome.record, message, summary: true };
 }
 
@@ -71,7 +71,7 @@ export async function answer(
     return undefined;
   }
   const bound = boundToMessage(interaction);
-  const shown = bound && nextLook(responder, outcome);
+  const shown = bound && nextLook(responder, outcome, interaction.guildId === null);
   if (bound && shown) {
     const update = { ...shown.message, allowedMentions: NO_MENTIONS };
     await (deferred ? interaction.editReply(update) : bound.update(update));

@@ -28,6 +28,7 @@ import {
   GatewayIntentBits,
   Partials,
 } from "discord.js";
+import type { DiscordConfig } from "../config.ts";
 import {
   DISCONNECT_TIMEOUT_MS,
   LEASE_TTL_MS,
@@ -37,11 +38,9 @@ import {
   RECONNECT_MAX_MS,
 } from "../limits.ts";
 
-export interface HoldGatewayOptions {
+interface HoldGatewayOptions extends DiscordConfig {
   /** The stable client: every event of the current connection is re-emitted on it. */
   hub: Client;
-  token: string;
-  apiUrl: string | undefined;
   botId: string;
   coordination: Coordination;
   instanceId: string;
@@ -54,7 +53,7 @@ export interface HoldGatewayOptions {
 export function clientOptions(
   apiUrl: string | undefined,
   signal: AbortSignal,
-  messageContent: boolean,
+  content: boolean,
 ): ClientOptions {
   const intents = [
     GatewayIntentBits.Guilds,
@@ -62,7 +61,7 @@ export function clientOptions(
     GatewayIntentBits.DirectMessages,
   ];
   return {
-    intents: messageContent ? [...intents, GatewayIntentBits.MessageContent] : intents,
+    intents: content ? [...intents, GatewayIntentBits.MessageContent] : intents,
     partials: [Partials.Channel],
     rest: {
       ...(apiUrl === undefined ? {} : { api: apiUrl }),

@@ -6,11 +6,13 @@
  */
 import {
   buildPromptView,
+  type ControlView,
   clipLongestFirst,
   fitView,
   messagesFor,
   type PromptView,
   type QuestionRecord,
+  type QuestionView,
   renderViewText,
 } from "@ask-user/core/channel";
 import {
@@ -61,13 +63,18 @@ export function isFormView(view: PromptView): boolean {
   return view.step.total > 1 || view.questions[0]?.multiSelect === true;
 }
 
-function button(label: string, customId: string, primary: boolean): APIButtonComponentWithCustomId {
+function button({ label, action }: ControlView, primary = false): APIButtonComponentWithCustomId {
+  const style = primary ? ButtonStyle.Primary : ButtonStyle.Secondary;
   return {
     type: ComponentType.Button,
-    style: primary ? ButtonStyle.Primary : ButtonStyle.Secondary,
+    style,
     label: shorten(label, BUTTON_LABEL_MAX_CHARS),
-    custom_id: customId,
+    custom_id: action,
   };
+}
+
+function row<C extends APIComponentInMessageActionRow>(components: C[]): APIActionRowComponent<C> {
+  return { type: ComponentType.ActionRow, components };
 }
 
 /** "For <@id>": the audience line with the name kept a mention (shown as the name, never a ping). */
@@ -137,22 +144,15 @@ function contentOf([head, body, footer]: [string[], string, string[]]): string {
 export function renderButtons(view: PromptView): ButtonRows {
   const question = view.questions[0];
   if (view.layout !== "buttons" || !question) return [];
-  const options = question.options.map((o) => button(o.label, o.action, o.recommended));
+  const options = question.options.map((o) => button(o, o.recommended));
   const rows: ButtonRows = [];
-  for (let i = 0; i < options.length; i += BUTTONS_PER_ROW) {
-    rows.push({ type: ComponentType.ActionRow, components: options.slice(i, i + BUTTONS_PER_ROW) });
-  }
-  const { other } = question;
-  const { skip } = view.controls;
-  rows.push({
-    type: ComponentType.ActionRow,
-    components: [button(other.label, other.action, false), button(skip.label, skip.action, false)],
-  });
-  return rows;
+  for (let i = 0; i < options.length; i += BUTTONS_PER_ROW)
+    rows.push(row(options.slice(i, i + BUTTONS_PER_ROW)));
+  return [...rows, row([button(question.other), button(view.controls.skip)])];
 }
 
 /** Option indexes as values, the draft's picks as defaults, the header as placeholder. */
-function selectOf(question: PromptView["questions"][number]): APIStringSelectComponent {
+function selectOf(question: QuestionView): APIStringSelectComponent {
   return {
     type: ComponentType.StringSelect,
     custom_id: question.choose,
@@ -174,25 +174,11 @@ function selectOf(question: PromptView["questions"][number]): APIStringSelectCom
 export function renderFormComponents(view: PromptView): RenderedMessage["components"] {
   const { questions, controls } = view;
   if (view.layout !== "form" || !controls.send) return [];
-  const rows: RenderedMessage["components"] = questions.map((question) => ({
-    type: ComponentType.ActionRow,
-    components: [selectOf(question)],
-  }));
-  const others =
-    questions.length + 2 <= BUTTONS_PER_ROW
-      ? questions.map(({ header, other }) =>
-          button(questions.length === 1 ? other.label : `${header}: ${other.label}`, other.action, false),
-        )
-      : [];
-  rows.push({
-    type: ComponentType.ActionRow,
-    components: [
-      ...others,
-      button(controls.skip.label, controls.skip.action, false),
-      button(controls.send.label, controls.send.action, true),
-    ],
-  });
-  return rows;
+  const other = ({ header, other }: QuestionView) =>
+    button(questions.length === 1 ? other : { ...other, label: `${header}: ${other.label}` });
+  const others = questions.length + 2 <= BUTTONS_PER_ROW ? questions.map(other) : [];
+  const buttons = row([...others, button(controls.skip), button(controls.send, true)]);
+  return [...questions.map((question) => row([selectOf(question)])), buttons];
 }
 
 /**
