@@ -48,21 +48,13 @@ export interface TelegramChannelOptions<C extends Context = Context> {
 }
 
 /** The channel: core's `Channel` port (pass it to `createAskUser({ channels })`) and its lifecycle. */
-export interface TelegramChannel extends ChannelAdapter {
-  readonly name: string;
-}
+export type TelegramChannel = ChannelAdapter & { readonly name: string };
 
-/** A Telegram channel built from the plugin's config, with the grammY bot it runs. */
-export interface TelegramAdapter extends TelegramChannel {
-  /** Handlers added after `start` come after the one that answers every unhandled tap. */
-  readonly bot: Bot;
-}
+/** Built from the plugin's config: handlers added to `bot` after `start` get no callback queries. */
+export type TelegramAdapter = TelegramChannel & { readonly bot: Bot };
 
 /** How a bot built by {@link create} receives updates, once the channel's middleware is mounted. */
-interface Receiver {
-  start(api: Api): Promise<void>;
-  stop(): Promise<void>;
-}
+type Receiver = { start(api: Api): Promise<void>; stop(): Promise<void> };
 
 /**
  * Mounts ask-user on an existing grammY bot: `start(broker)` adds the channel's middleware (`bot.use`);

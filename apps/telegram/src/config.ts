@@ -62,13 +62,7 @@ export const TELEGRAM_VARIABLES: readonly ChannelVariable[] = [
   },
 ];
 
-/**
- * Reads and checks the channel's variables (trimmed); throws one `InvalidChannelConfigError` listing
- * every problem.
- *
- * @example
- * const config = readTelegramConfig(process.env); // { token, apiRoot?, webhook? }
- */
+/** Reads and checks the channel's variables (trimmed); one `InvalidChannelConfigError` lists every problem. */
 export function readTelegramConfig(env: ChannelEnv): TelegramConfig {
   const problems: string[] = [];
   const token = readVariable(env, "TELEGRAM_BOT_TOKEN");

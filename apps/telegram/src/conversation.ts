@@ -12,12 +12,7 @@ export interface TelegramConversation {
 
 const CONVERSATION_PATTERN = /^(-?\d{1,20})(?::(\d{1,20}))?$/;
 
-/**
- * Reads a conversation id; `undefined` when it is not one (e.g. `@channelname`: updates carry numeric
- * ids only, so it could not be matched). Never throws.
- *
- * @example parseConversation("-1001234567890:42") // { chatId: -1001234567890, threadId: 42 }
- */
+/** `"-100…:42"` → `{ chatId, threadId }`; `undefined` for anything else (`@channelname`: updates carry ids only). */
 export function parseConversation(text: string): TelegramConversation | undefined {
   const match = CONVERSATION_PATTERN.exec(typeof text === "string" ? text.trim() : "");
   if (!match) return undefined;

@@ -13,21 +13,15 @@ import { GrammyError, HttpError } from "grammy";
 export function toChannelError(error: unknown, method: string): ChannelError {
   if (error instanceof ChannelError) return error;
   if (error instanceof GrammyError) {
-    const words = `${error.error_code} ${error.description}`;
-    const options = { method, status: error.error_code, cause: error };
-    if (error.error_code === 429) {
-      const retryAfter = error.parameters.retry_after;
-      const limited = retryAfter === undefined ? options : { ...options, retryAfterMs: retryAfter * 1000 };
-      return new ChannelError(
-        "telegram",
-        "rate_limited",
-        `Telegram rate-limited ${method}: ${words}`,
-        limited,
-      );
-    }
-    if (error.error_code >= 500)
-      return new ChannelError("telegram", "unreachable", `Telegram failed ${method}: ${words}`, options);
-    return new ChannelError("telegram", "refused", `Telegram refused ${method}: ${words}`, options);
+    const status = error.error_code;
+    const words = `${method}: ${status} ${error.description}`;
+    const options = { method, status, cause: error };
+    if (status >= 500)
+      return new ChannelError("telegram", "unreachable", `Telegram failed ${words}`, options);
+    if (status !== 429) return new ChannelError("telegram", "refused", `Telegram refused ${words}`, options);
+    const retryAfter = error.parameters.retry_after;
+    const limited = retryAfter === undefined ? options : { ...options, retryAfterMs: retryAfter * 1000 };
+    return new ChannelError("telegram", "rate_limited", `Telegram rate-limited ${words}`, limited);
   }
   const reason = error instanceof HttpError ? error.message : describeError(error);
   return new ChannelError("telegram", "unreachable", `Could not reach Telegram for ${method}: ${reason}`, {
@@ -38,12 +32,8 @@ export function toChannelError(error: unknown, method: string): ChannelError {
 
 /** True when Telegram refused the call (a 4xx other than 429): trying again would not help. */
 export function isRefusal(error: unknown): error is GrammyError {
-  return (
-    error instanceof GrammyError &&
-    error.error_code >= 400 &&
-    error.error_code < 500 &&
-    error.error_code !== 429
-  );
+  const code = error instanceof GrammyError ? error.error_code : 0;
+  return code >= 400 && code < 500 && code !== 429;
 }
 
 /** Edit failures that mean "nothing left to do": the message already shows this, or it is gone. */

@@ -32,7 +32,6 @@ import { createTapDeadline, type Tap, tapOf } from "./taps.ts";
 export interface InboundOptions {
   name: string;
   broker: AskUserBroker;
-  /** The channel's own API client (with retries). */
   api: Api;
   logger: AskUserLogger;
   defaultLocale?: string;
@@ -69,12 +68,7 @@ function showsForm(outcome: ShownOutcome): outcome is Extract<ShownOutcome, { ki
   return outcome.kind === "staged" || (outcome.kind === "invalid" && isForm(outcome.record.prompt));
 }
 
-/** Where a message to the person who tapped goes: a reply to the question message, in its topic. */
-interface TapPlace {
-  chat: TelegramConversation;
-  query: CallbackQuery;
-  message: MaybeInaccessibleMessage;
-}
+type TapPlace = { chat: TelegramConversation; query: CallbackQuery; message: MaybeInaccessibleMessage };
 
 /** Shows tap outcomes: the answer to the query, then what the outcome needs (a form edit, Other…). */
 function createTapOutcomes(options: InboundOptions) {

@@ -1,12 +1,9 @@
 /**
- * The Bot API calls the channel makes: its own client (the bot's client options plus bounded retries),
- * and the prompt messages — sent, edited as their form's draft changes, edited to the summary — with
- * their form state kept once, in core's `createPromptMessages`. Failures are core's `ChannelError`s.
- *
- * 429 and 5xx are retried by `@grammyjs/auto-retry`; a network failure only for {@link IDEMPOTENT_METHODS}:
- * a `sendMessage` whose connection failed may have been delivered, and a second prompt with live buttons
- * is worse than an undeliverable question. For the same reason idle connections are closed rather than
- * reused (a server closing one just as a request is written into it resets that request).
+ * The channel's Bot API client and its prompt messages (sent, edited as the form's draft changes, edited
+ * to the summary; form state in core's `createPromptMessages`). 429 and 5xx are retried by auto-retry; a
+ * network failure only for {@link IDEMPOTENT_METHODS}: a `sendMessage` whose connection failed may have
+ * been delivered, and a second prompt with live buttons is worse than an undeliverable question. So idle
+ * connections are closed rather than reused (a server closing one just as a request is written resets it).
  */
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
@@ -33,11 +30,7 @@ import {
 } from "./limits.ts";
 import { promptView, type RenderedMessage, renderPlain, renderPrompt } from "./render/prompt.ts";
 
-/**
- * Bot API methods whose second try changes nothing when the first reached Telegram: reads, edits (a
- * repeat gets "message is not modified"), a reaction, answers to a callback query (a repeat is refused,
- * harmlessly) and the webhook registration.
- */
+/** Methods whose second try changes nothing when the first reached Telegram (a repeated edit is "not modified"). */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
   "getMe",
   "getChat",

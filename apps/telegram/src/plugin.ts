@@ -6,13 +6,7 @@ import { defineChannel } from "@ask-user/core/channel";
 import { readTelegramConfig, TELEGRAM_VARIABLES, type TelegramConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
-/**
- * `TELEGRAM_BOT_TOKEN` turns it on; long polling by default, webhook mode with `TELEGRAM_WEBHOOK_URL` and
- * `TELEGRAM_WEBHOOK_SECRET`.
- *
- * @example
- * const telegram = await channelPlugin.create({ config: channelPlugin.readConfig(process.env), logger, coordination: store, instanceId: "1" });
- */
+/** `TELEGRAM_BOT_TOKEN` turns it on; long polling, or the webhook with `TELEGRAM_WEBHOOK_URL` and `_SECRET`. */
 export const channelPlugin = defineChannel<TelegramConfig>({
   name: "telegram",
   title: "Telegram",

@@ -19,10 +19,6 @@ function botMentions(message: ReplyMessage, username: string): Array<[number, nu
  * The text to hand to core, or `undefined` when it is not for ask-user: a command other than `/skip`
  * (or `/skip@<this bot>`), or nothing left but the mention. A mention of the bot (any case) leading or
  * trailing the text is taken off, with the spaces and a `,`/`:` after a leading one; one in the middle stays.
- *
- * @example
- * replyText({ text: "@my_bot 1: 2\n2: EU", entities: [{ type: "mention", offset: 0, length: 7 }] }, "my_bot")
- * // "1: 2\n2: EU"
  */
 export function replyText(message: ReplyMessage, botUsername: string): string | undefined {
   const text = message.text;

@@ -26,52 +26,48 @@ export function tapOf(ctx: Context): Tap | undefined {
   return taps.get(ctx.update);
 }
 
-type TapDeadlineOptions = { name: string; api: Api; logger: AskUserLogger };
-
-function createTap(options: TapDeadlineOptions, queryId: string): Tap {
-  let answered = false;
-  let late = false;
-  const send: Tap["answer"] = async (answer) => {
-    if (answered) return false;
-    answered = true;
-    await options.api.answerCallbackQuery(queryId, answer).catch((error: unknown) => {
-      options.logger.warn(
-        { channel: options.name, err: describeError(error) },
-        "could not answer a callback query",
-      );
-    });
-    return true;
-  };
-  const timer = setTimeout(() => {
-    late = !answered;
-    void send({});
-  }, TAP_ACK_DEADLINE_MS);
-  return {
-    get late() {
-      return late;
-    },
-    answer(answer) {
-      clearTimeout(timer);
-      return send(answer);
-    },
-    release: () => clearTimeout(timer),
-  };
-}
-
 /**
  * The middleware that starts the deadline of every tap on one of core's buttons; other updates pass
  * untouched. Mount it before anything that may wait on the store (the dedupe included).
  */
-export function createTapDeadline<C extends Context>(options: TapDeadlineOptions): MiddlewareFn<C> {
+export function createTapDeadline<C extends Context>(options: {
+  name: string;
+  api: Api;
+  logger: AskUserLogger;
+}): MiddlewareFn<C> {
+  const { name, api, logger } = options;
   return async (ctx, next) => {
     const query = ctx.callbackQuery;
     if (query?.data === undefined || !decodeAction(query.data)) return next();
-    const tap = createTap(options, query.id);
-    taps.set(ctx.update, tap);
+    let answered = false;
+    let late = false;
+    const send: Tap["answer"] = async (answer) => {
+      if (answered) return false;
+      answered = true;
+      await api.answerCallbackQuery(query.id, answer).catch((error: unknown) => {
+        logger.warn({ channel: name, err: describeError(error) }, "could not answer a callback query");
+      });
+      return true;
+    };
+    const timer = setTimeout(() => {
+      late = !answered;
+      void send({});
+    }, TAP_ACK_DEADLINE_MS);
+    const release = () => clearTimeout(timer);
+    taps.set(ctx.update, {
+      get late() {
+        return late;
+      },
+      answer(answer) {
+        release();
+        return send(answer);
+      },
+      release,
+    });
     try {
       await next();
     } finally {
-      tap.release(); // e.g. a duplicate dropped by the dedupe: its first delivery answers it
+      release(); // e.g. a duplicate dropped by the dedupe: its first delivery answers it
     }
   };
 }

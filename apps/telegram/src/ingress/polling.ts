@@ -33,17 +33,14 @@ export interface PollingOptions {
 
 /** Long polling as {@link startPolling} runs it. */
 export interface Polling {
-  /** The lease, when polling runs under one. */
-  lease?: string;
   /** Stops polling (once the update in hand is handled) and gives the lease up. */
   stop(): Promise<void>;
 }
 
 /**
- * `bot.start` in a loop that starts it again after it stopped on an error, until `stop`. Starts and
- * stops may alternate (a lease comes and goes): a start waits until the previous run has finished.
- * `firstStart` settles with the first start: resolved when `getUpdates` is about to run, rejected with
- * the error when that first try failed before (retries go on anyway).
+ * `bot.start` again after it stopped on an error, until `stop`; a start waits for the previous run (a
+ * lease comes and goes). `firstStart`: resolved when `getUpdates` is about to run, or rejected with the
+ * error of the first try (retries go on anyway).
  */
 function createPoller<C extends Context>(bot: Bot<C>, options: PollingOptions) {
   const { logger } = options;
@@ -166,7 +163,6 @@ export async function startPolling<C extends Context>(
   if (await decided) await poller.firstStart.catch(() => undefined);
   else logger.info?.(details, "another instance polls: this one sends and edits only");
   return {
-    lease,
     async stop() {
       stopping = true;
       await poller.stop();

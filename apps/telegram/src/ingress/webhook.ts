@@ -1,14 +1,9 @@
 /**
- * The Telegram webhook as one web-standard handler, `(Request) => Promise<Response>`, around grammY's
- * `webhookCallback(bot, "std/http", { secretToken })`: a wrong or missing secret header gets 401 and no
- * handler runs, a method other than POST 405. The gateway mounts it at `/channels/telegram`; the
- * standalone runner serves it on the adapter's `listen` address.
- *
- * Telegram delivers an update again when its request is not answered 2xx in time, so a slow update (a
- * store waiting for a lock) must not be answered late or with an error while it still runs: core's
- * `createBackground` answers 200 after {@link WEBHOOK_ANSWER_WITHIN_MS} and finishes it in the background
- * (at most {@link WEBHOOK_BACKGROUND_MAX}; beyond, 503 with `Retry-After`). A failure within the time is
- * answered 500: Telegram delivers it again, and the dedupe lets it run again.
+ * The Telegram webhook as one web-standard handler around grammY's `webhookCallback(bot, "std/http")`:
+ * a wrong secret header gets 401, a method other than POST 405. Telegram delivers an update again when
+ * it is not answered 2xx in time, so a slow one (a store waiting for a lock) is answered 200 after
+ * {@link WEBHOOK_ANSWER_WITHIN_MS} and finished in the background (core's `createBackground`, bounded:
+ * beyond, 503); a failure within the time is answered 500, so Telegram delivers it again.
  */
 import {
   type AskUserLogger,
@@ -41,13 +36,7 @@ export interface WebhookHandlerOptions {
   backgroundMax?: number;
 }
 
-/**
- * A handler that feeds the bot from Telegram's webhook requests (see the module comment).
- *
- * @example
- * const webhook = createWebhookHandler(bot, { secretToken, logger });
- * await webhook.settled(10_000); // on shutdown: updates still handled in the background
- */
+/** A handler that feeds the bot from Telegram's webhook requests; `settled` on shutdown. */
 export function createWebhookHandler<C extends Context>(
   bot: Bot<C>,
   options: WebhookHandlerOptions,

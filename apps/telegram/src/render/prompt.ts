@@ -30,12 +30,11 @@ export interface RenderedMessage {
   replyMarkup?: InlineKeyboardMarkup;
 }
 
-const WORD_JOINER = "\u2060";
 const PICKED = "✓";
 
 /** Breaks `@name` mentions with an invisible word joiner, so Telegram does not link or notify them. */
 export function defuseMentions(text: string): string {
-  return text.replace(/@(?=[\p{L}\p{N}_])/gu, `@${WORD_JOINER}`);
+  return text.replace(/@(?=[\p{L}\p{N}_])/gu, "@\u2060");
 }
 
 /** Escapes the three characters Telegram's HTML parser reserves. */
@@ -55,10 +54,7 @@ export function promptView(record: QuestionRecord, options: PromptViewOptions = 
   return buildPromptView(record, { ...options, forms: { maxOptions: FORM_OPTIONS_MAX } });
 }
 
-interface Piece {
-  text: string;
-  bold?: boolean;
-}
+type Piece = { text: string; bold?: boolean };
 
 /** Pieces as HTML (escaped, mentions defused) and as the plain text Telegram counts. */
 function toHtml(pieces: Piece[]): { html: string; plain: string } {
@@ -73,12 +69,10 @@ function toHtml(pieces: Piece[]): { html: string; plain: string } {
 }
 
 function questionPieces(question: QuestionView): Piece[] {
-  const pieces: Piece[] = [{ text: question.header, bold: true }, { text: `\n${question.question}\n` }];
-  for (const option of question.options) {
-    const description = option.description ? ` — ${option.description}` : "";
-    pieces.push({ text: `\n${option.index + 1}. ${option.label}${description}` });
-  }
-  return pieces;
+  const options = question.options.map(({ index, label, description }) => ({
+    text: `\n${index + 1}. ${label}${description ? ` — ${description}` : ""}`,
+  }));
+  return [{ text: question.header, bold: true }, { text: `\n${question.question}\n` }, ...options];
 }
 
 /** A form's draft under its question: a status line per question, or the one question's selection. */
@@ -135,11 +129,7 @@ export function renderKeyboard(view: PromptView): InlineKeyboardMarkup | undefin
 
 /**
  * The prompt message of a view, within 4096 characters (`text` layout: `given`, core's readable text, as
- * it is when it fits).
- *
- * @example
- * const { html, replyMarkup } = renderPrompt(promptView(record, { buttons: true }));
- * await api.sendMessage(chatId, html, { parse_mode: "HTML", reply_markup: replyMarkup });
+ * it is when it fits), e.g. `renderPrompt(promptView(record, { buttons: true }))`.
  */
 export function renderPrompt(view: PromptView, given?: string): RenderedMessage {
   if (view.layout === "text") {
