@@ -195,7 +195,7 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
   const { capabilities, isDirect, deliver, finalize, refresh, notify, displayName, formatTime } = channel;
   return {
     ...{ capabilities, isDirect, deliver, finalize, refresh, notify, displayName, formatTime },
-    /** Read live: whether this instance holds the gateway connection right now. */
+    // Read live: whether this instance holds the gateway connection right now.
     get describe() {
       const mode = {
         connected: `gateway${channel.messageContent ? "" : ", no Message Content intent"}`,

@@ -11,6 +11,7 @@ import {
   type APIUser,
   ChannelType,
   type Client,
+  Constants,
   DiscordAPIError,
   type RESTPatchAPIChannelMessageJSONBody,
   type RESTPostAPIChannelMessageJSONBody,
@@ -28,15 +29,6 @@ export interface OutboundTarget {
 
 export type Outbound = ReturnType<typeof createOutbound>;
 
-const SENDABLE = new Set<number>([
-  ChannelType.GuildText,
-  ChannelType.GuildVoice,
-  ChannelType.GuildAnnouncement,
-  ChannelType.AnnouncementThread,
-  ChannelType.PublicThread,
-  ChannelType.PrivateThread,
-  ChannelType.GuildStageVoice,
-]);
 const NO_MENTIONS = { parse: [] as [] };
 
 /**
@@ -96,7 +88,8 @@ export function createOutbound(client: Client) {
       });
       if (kind === ChannelType.DM || kind === ChannelType.GroupDM)
         throw refuse(`Discord channel ${target.id} is a DM: target its user as user:<user id> instead.`);
-      if (!SENDABLE.has(kind)) throw refuse(`Discord channel ${target.id} is not a text channel.`);
+      if (!Constants.GuildTextBasedChannelTypes.includes(kind))
+        throw refuse(`Discord channel ${target.id} is not a text channel.`);
       return { channelId: target.id, dm: false };
     },
     async send(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<string> {

@@ -6,14 +6,7 @@ import { defineChannel } from "@ask-user/core/channel";
 import { DISCORD_VARIABLES, type DiscordConfig, readDiscordConfig } from "./config.ts";
 import { parseConversation } from "./conversation.ts";
 
-/**
- * On when `DISCORD_BOT_TOKEN` is set; `start(broker)` connects to the gateway (one instance per token
- * holds the connection, the others send over REST): no webhook, no port.
- *
- * @example
- * const discord = await channelPlugin.create({ config, logger, coordination: store, instanceId });
- * await discord.start(createAskUser({ store, channels: [discord] }));
- */
+/** On when `DISCORD_BOT_TOKEN` is set; ingress is the gateway connection: no webhook, no port. */
 export const channelPlugin = defineChannel<DiscordConfig>({
   name: "discord",
   title: "Discord",

@@ -18,7 +18,6 @@ import { renderSummaryContent } from "./render/notice.ts";
 import { discordView, isFormView, type RenderedMessage, renderPrompt, samenessOf } from "./render/prompt.ts";
 
 export interface PromptDeps {
-  /** The channel's name (only its users are named by mention in summaries). */
   name: string;
   outbound: Outbound;
   messages: PromptMessages;
@@ -31,7 +30,6 @@ export function formMessage(deps: PromptDeps, record: QuestionRecord, dm: boolea
   return renderPrompt(discordView(record, false, promptAudience(record, dm)), deps.hint(record.locale, dm));
 }
 
-/** Core's `deliver`, `finalize` and `refresh` for Discord. */
 export function createPrompts(deps: PromptDeps): Required<Pick<Channel, "deliver" | "finalize" | "refresh">> {
   const { name, outbound, messages } = deps;
   return {

@@ -39,19 +39,18 @@ function around(template: (slot: string) => string): [string, string] {
 
 /** A refusal's one slot — a name (mention) or the expiry time (`formatTime`'s timestamp) — as [before, markup, after]. */
 function refusalMarkup(text: string): [string, string, string] | undefined {
-  for (const locale of LOCALES) {
-    const m = messagesFor(locale);
-    const slots: Array<[(slot: string) => string, RegExp]> = [
+  for (const m of LOCALES.map((locale) => messagesFor(locale))) {
+    const slots = [
       [m.refusedForOther, MENTION],
       [m.refusedAnsweredBy, MENTION],
       [m.refusedExpired, TIMESTAMP],
-    ];
+    ] as const;
     for (const [template, markup] of slots) {
       const [before, after] = around(template);
-      if (text.length <= before.length + after.length) continue;
-      if (!text.startsWith(before) || !text.endsWith(after)) continue;
       const slot = text.slice(before.length, text.length - after.length);
-      if (markup.test(slot)) return [before, slot, after];
+      const fits =
+        text.length > before.length + after.length && text.startsWith(before) && text.endsWith(after);
+      if (fits && markup.test(slot)) return [before, slot, after];
     }
   }
   return undefined;
