@@ -111,11 +111,13 @@ describe("group commit", () => {
       };
       const commit = createGroupCommit(runner, 512);
       const settled: number[] = [];
-      const writes = [0, 1, 2].map(async (turn) => {
-        await new Promise((resolve) => setTimeout(resolve, turn * 5));
-        return commit.write({ kind: "release", name: "l", holder: String(turn) }, () => settled.push(turn));
-      });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      const writes: Promise<number>[] = [];
+      for (const turn of [0, 1, 2]) {
+        writes.push(
+          commit.write({ kind: "release", name: "l", holder: String(turn) }, () => settled.push(turn)),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 5)); // the next write in a later pass
+      }
       const sent = answers.length;
       while (answers.length > 0) {
         answers.shift()?.();
