@@ -15,7 +15,7 @@ import {
 import { isSettledEditError } from "./errors.ts";
 import { type Outbound, promptNonce } from "./outbound.ts";
 import { renderSummaryContent } from "./render/notice.ts";
-import { discordView, isFormView, type RenderedMessage, renderPrompt, samenessOf } from "./render/prompt.ts";
+import { discordView, type RenderedMessage, renderPrompt, samenessOf } from "./render/prompt.ts";
 
 export interface PromptDeps {
   name: string;
@@ -43,7 +43,7 @@ export function createPrompts(deps: PromptDeps): Required<Pick<Channel, "deliver
       // The nonce makes a second delivery (a repair after a crash mid-send) return the first message.
       const body = { ...payload, nonce: promptNonce(record.id), enforce_nonce: true };
       const messageId = await outbound.send(target.channelId, body);
-      if (isFormView(view)) messages.sent(messageId, record, samenessOf(payload));
+      if (isForm(record.prompt)) messages.sent(messageId, record, samenessOf(payload));
       return { messageId };
     },
     async finalize({ record, delivery: { messageId, conversation } }) {

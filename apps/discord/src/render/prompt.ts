@@ -9,6 +9,7 @@ import {
   type ControlView,
   clipLongestFirst,
   fitView,
+  isForm,
   messagesFor,
   type PromptView,
   type QuestionRecord,
@@ -56,11 +57,6 @@ export function discordView(record: QuestionRecord, buttons: boolean, forName?: 
     shown: 0,
     ...(forName === undefined ? {} : { forName }),
   });
-}
-
-/** A form prompt (several questions, or a multi-select one), whatever its layout. */
-export function isFormView(view: PromptView): boolean {
-  return view.step.total > 1 || view.questions[0]?.multiSelect === true;
 }
 
 function button({ label, action }: ControlView, primary = false): APIButtonComponentWithCustomId {
@@ -111,7 +107,7 @@ function textBody(view: PromptView): string {
 /** "Selected: Env: Staging · Regions: EU, Asia": every answered header kept, the longest values cut first. */
 function selectedLine(view: PromptView): string[] {
   const answered = view.status.filter((line) => line.answered);
-  if (!isFormView(view) || answered.length === 0) return [];
+  if (!isForm(view) || answered.length === 0) return [];
   const m = messagesFor(view.locale);
   const line = (values: string[]) =>
     m.selected(
@@ -132,12 +128,6 @@ function partsOf(view: PromptView, hint: string | undefined): [string[], string,
   const footer = [...selectedLine(view), `-# ${m.expiresAt(deadlineText(view.expires.at))}`];
   if (hint !== undefined) footer.push(`-# ${hint}`);
   return [head === undefined ? [] : [head], body, footer];
-}
-
-/** Only the body is cut, as a last resort, to fit. */
-function contentOf([head, body, footer]: [string[], string, string[]]): string {
-  const fixed = chars([...head, ...footer].join("\n")) + 1;
-  return [...head, shorten(body, MESSAGE_CONTENT_MAX_CHARS - fixed), ...footer].join("\n");
 }
 
 /** The action rows of one question's buttons: the options (≤ 5 per row), then Other… and Skip. */
@@ -188,7 +178,10 @@ export function renderFormComponents(view: PromptView): RenderedMessage["compone
 export function renderPrompt(view: PromptView, hint?: string): RenderedMessage {
   const fits = (v: PromptView) => chars(partsOf(v, hint).flat().join("\n")) <= MESSAGE_CONTENT_MAX_CHARS;
   const components = view.layout === "buttons" ? renderButtons(view) : renderFormComponents(view);
-  return { content: contentOf(partsOf(fitView(view, fits), hint)), components };
+  // Only the body is cut, as a last resort, to fit.
+  const [head, body, footer] = partsOf(fitView(view, fits), hint);
+  const room = MESSAGE_CONTENT_MAX_CHARS - chars([...head, ...footer].join("\n")) - 1;
+  return { content: [...head, shorten(body, room), ...footer].join("\n"), components };
 }
 
 /** The line guild prompts carry while the bot cannot read ordinary messages (no Message Content intent). */
