@@ -11,7 +11,6 @@ import {
   decodeAction,
   describeError,
   type Once,
-  type PromptMessages,
   pause,
   TIMED_OUT,
   within,
@@ -27,9 +26,8 @@ import {
 import { formatConversation } from "./conversation.ts";
 import { ANSWER_INPUT_ID } from "./other-modal.ts";
 import { nameOf } from "./render/notice.ts";
-import { samenessOf } from "./render/prompt.ts";
 import { replyText } from "./reply-text.ts";
-import { answer, boundToMessage, modalFor, type Responder, type Shown, type TapOrSubmit } from "./taps.ts";
+import { answer, boundToMessage, modalFor, type Responder, type TapOrSubmit } from "./taps.ts";
 
 export interface InboundContext extends Responder {
   once: Once;
@@ -38,7 +36,6 @@ export interface InboundContext extends Responder {
   broker: AskUserBroker;
   logger: ChannelLogger;
   deferAfterMs: number;
-  messages: PromptMessages;
   /** Standalone only (the client is ours): acknowledge a button or modal nobody answered. */
   acknowledgeUnhandled: boolean;
   /** A guild message arrived without content (no Message Content intent). */
@@ -84,7 +81,7 @@ async function onAction(
   const messageId = interaction.message?.id;
   // `finalize` and `refresh` of this message wait for the tap: it may update the message in place.
   const done = messageId === undefined ? undefined : ctx.messages.tapping(messageId);
-  let shown: Shown;
+  let summary = false;
   try {
     // The dedupe key and the answer are both store writes: a slow store (a SQLite write lock held by
     // another process) delays both, so both race the timer and the tap is acknowledged in time anyway.
@@ -94,7 +91,7 @@ async function onAction(
     const first = await within(work, ctx.deferAfterMs);
     if (first === ELSEWHERE) return;
     if (first !== TIMED_OUT) {
-      shown = await answer(ctx, interaction, decoded, first);
+      summary = await answer(ctx, interaction, decoded, first);
     } else if (opensModal) {
       // A modal must be the first response: show it now; the submission is checked like any answer.
       await interaction.showModal(modalFor(interaction, decoded));
@@ -107,14 +104,12 @@ async function onAction(
       const outcome = await work;
       // Taken elsewhere after this deferral (a slow store during a hand-over): that instance answers.
       if (outcome === ELSEWHERE) return;
-      shown = await answer(ctx, interaction, decoded, outcome, true);
+      summary = await answer(ctx, interaction, decoded, outcome, true);
     }
   } catch (error) {
     warnFailed(ctx, interaction, "answer", error);
   } finally {
-    if (messageId !== undefined && shown && !shown.summary)
-      ctx.messages.sent(messageId, shown.record, samenessOf(shown.message));
-    done?.(shown?.summary === true);
+    done?.(summary);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type DecodedAction,
   type InboundOutcome,
   isTerminal,
+  type PromptMessages,
   type QuestionRecord,
 } from "@ask-user/core/channel";
 import {
@@ -17,19 +18,20 @@ import {
 } from "discord.js";
 import { renderOtherModal } from "./other-modal.ts";
 import { renderNotice, renderSummaryContent } from "./render/notice.ts";
-import type { RenderedMessage } from "./render/prompt.ts";
+import { type RenderedMessage, samenessOf } from "./render/prompt.ts";
 
 /** A button tap, a string select or a modal submission (ours, or — standalone — one nobody answered). */
 export type TapOrSubmit = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
 export interface Responder {
   name: string;
+  messages: PromptMessages;
   /** The form message for a record as it stands, in a DM or a guild channel. */
   form(record: QuestionRecord, dm: boolean): RenderedMessage;
 }
 
 /** What the message shows after the answer (the summary, or the re-rendered form), or nothing new. */
-export type Shown = { record: QuestionRecord; message: RenderedMessage; summary: boolean } | undefined;
+type Shown = { record: QuestionRecord; message: RenderedMessage; summary: boolean } | undefined;
 
 const NO_MENTIONS = { parse: [] } as const;
 
@@ -57,7 +59,7 @@ function nextLook(responder: Responder, outcome: InboundOutcome, dm: boolean): S
 /**
  * Answers a decided interaction: the Other… modal, its message updated in place, or an ephemeral
  * notice. After a deferral (`deferred`) the update is an edit of the deferred response, the notice a
- * follow-up (or, for a deferred ephemeral reply, its edit).
+ * follow-up (or, for a deferred ephemeral reply, its edit). True when the message now shows the summary.
  */
 export async function answer(
   responder: Responder,
@@ -65,17 +67,19 @@ export async function answer(
   decoded: DecodedAction,
   outcome: InboundOutcome,
   deferred = false,
-): Promise<Shown> {
+): Promise<boolean> {
   if (!deferred && outcome.kind === "awaiting_text" && interaction.isButton()) {
     await interaction.showModal(modalFor(interaction, decoded, outcome));
-    return undefined;
+    return false;
   }
   const bound = boundToMessage(interaction);
   const shown = bound && nextLook(responder, outcome, interaction.guildId === null);
   if (bound && shown) {
     const update = { ...shown.message, allowedMentions: NO_MENTIONS };
     await (deferred ? interaction.editReply(update) : bound.update(update));
-    return shown;
+    // What this tap shows: `refresh` does not send it again.
+    if (!shown.summary) responder.messages.sent(bound.message.id, shown.record, samenessOf(shown.message));
+    return shown.summary;
   }
   const notice = {
     content: renderNotice("text" in outcome ? outcome.text : ""),
@@ -84,5 +88,5 @@ export async function answer(
   if (!deferred) await interaction.reply({ ...notice, flags: MessageFlags.Ephemeral });
   else if (bound) await interaction.followUp({ ...notice, flags: MessageFlags.Ephemeral });
   else await interaction.editReply(notice);
-  return undefined;
+  return false;
 }
