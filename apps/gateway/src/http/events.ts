@@ -11,7 +11,10 @@ interface LoggedEvent {
   /** The counter part of the event id (`<epoch>-<seq>`). */
   seq: number;
   type: AskUserEvent["type"];
-  question: PublicQuestion;
+  /** The record as the event carried it (the broker's copy, which nothing changes). */
+  record: AskUserEvent["record"];
+  /** Its message, made when a client first needs it and shared by every client (serialised once). */
+  message?: SSEMessage;
 }
 
 /** What a client's stream writes next: an event, or the keep-alive comment. */
@@ -87,11 +90,8 @@ export class EventStream {
 
   constructor(broker: AskUserBroker) {
     this.unsubscribe = broker.subscribe((event) => {
-      const logged: LoggedEvent = {
-        seq: this.nextSeq++,
-        type: event.type,
-        question: toPublicQuestion(event.record),
-      };
+      // Nothing is serialised until a client needs it: with no stream open, an event costs nothing more.
+      const logged: LoggedEvent = { seq: this.nextSeq++, type: event.type, record: event.record };
       this.log.push(logged);
       if (this.log.length > KEEP_EVENTS) this.log.shift();
       for (const client of this.clients) client.push(this.message(logged));
@@ -146,11 +146,14 @@ export class EventStream {
   }
 
   private message(event: LoggedEvent): SSEMessage {
-    return {
+    if (event.message) return event.message;
+    const question: PublicQuestion = toPublicQuestion(event.record);
+    event.message = {
       id: `${this.epoch}-${event.seq}`,
       event: event.type,
-      data: JSON.stringify({ type: event.type, question: event.question }),
+      data: JSON.stringify({ type: event.type, question }),
     };
+    return event.message;
   }
 
   /** Open streams. */
