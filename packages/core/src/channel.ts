@@ -58,6 +58,7 @@ export {
 } from "./ports/coordination.ts";
 export { type AskUserLogger, consoleLogger } from "./ports/logger.ts";
 export {
+  adapterOf,
   type ChannelAdapter,
   type ChannelDefinition,
   type ChannelEnv,

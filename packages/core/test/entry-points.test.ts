@@ -56,6 +56,7 @@ describe("entry points by audience", () => {
       "createOnce",
       "createBackground",
       "notReadyResponse",
+      "adapterOf",
     ])
       expect(channel).toHaveProperty(name);
     expect(channel).not.toHaveProperty("createAskUser");

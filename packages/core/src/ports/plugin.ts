@@ -103,6 +103,42 @@ export interface ChannelPlugin<Config = unknown> {
  */
 export type ChannelAdapter = Omit<ChannelInstance, "name">;
 
+/** The port's members `adapterOf` takes from a channel (the compiler keeps the list complete). */
+const PORT_MEMBERS = Object.keys({
+  capabilities: 0,
+  ready: 0,
+  deliver: 0,
+  finalize: 0,
+  refresh: 0,
+  notify: 0,
+  displayName: 0,
+  isDirect: 0,
+  formatTime: 0,
+} satisfies Record<Exclude<keyof Channel, "name">, 0>) as Exclude<keyof Channel, "name">[];
+
+/**
+ * A `ChannelAdapter` from a channel and the lifecycle that wraps it (`describe`, `start`, `stop`, and any
+ * other adapter member, which wins): a plugin's `create` need not copy the port's members one by one.
+ * Only the port's members are taken from `channel` (not its name, lifecycle or extras), each read from it
+ * when used, so a member that changes (placeholder `capabilities` until ready) and `this` stay the
+ * channel's; `lifecycle`'s getters stay getters (a live `describe`).
+ */
+export function adapterOf(
+  channel: Omit<Channel, "name">,
+  lifecycle: Pick<ChannelAdapter, "describe" | "start" | "stop"> & Partial<ChannelAdapter>,
+): ChannelAdapter {
+  const adapter = {};
+  for (const key of PORT_MEMBERS) {
+    if (!(key in channel)) continue;
+    const get = () => {
+      const value: unknown = channel[key];
+      return typeof value === "function" ? value.bind(channel) : value;
+    };
+    Object.defineProperty(adapter, key, { get, enumerable: true, configurable: true });
+  }
+  return Object.defineProperties(adapter, Object.getOwnPropertyDescriptors(lifecycle)) as ChannelAdapter;
+}
+
 /** The one object a platform author fills in (see {@link defineChannel}). */
 export interface ChannelDefinition<Config> {
   /** The channel's name in targets and URLs (`telegram`). */

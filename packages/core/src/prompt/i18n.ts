@@ -80,6 +80,8 @@ export interface Messages {
   /** The operator surfaces, as people read them. */
   surfaces: Record<"web" | "http" | "cli" | "mcp", string>;
   emptyAnswer: string;
+  /** A shared conversation's prompt while the bot cannot read ordinary messages there (Discord without Message Content). */
+  mentionToAnswer: (mention: string) => string;
 }
 
 const en: Messages = {
@@ -149,6 +151,8 @@ const en: Messages = {
   someone: "someone",
   surfaces: { web: "the web panel", http: "HTTP API", cli: "CLI", mcp: "MCP" },
   emptyAnswer: "(no answer)",
+  mentionToAnswer: (mention) =>
+    `This bot cannot read ordinary messages here: mention ${mention} in your answer, or reply to this message.`,
 };
 
 const de: Messages = {
@@ -220,6 +224,8 @@ const de: Messages = {
   someone: "jemand",
   surfaces: { web: "das Web-Panel", http: "HTTP-API", cli: "CLI", mcp: "MCP" },
   emptyAnswer: "(keine Antwort)",
+  mentionToAnswer: (mention) =>
+    `Dieser Bot kann hier keine gewöhnlichen Nachrichten lesen: erwähne ${mention} in deiner Antwort oder antworte direkt auf diese Nachricht.`,
 };
 
 const catalogues: Record<Locale, Messages> = { en, de };
