@@ -5,6 +5,7 @@
  */
 import {
   type AskUserBroker,
+  adapterOf,
   type Channel,
   type ChannelAdapter,
   type ChannelLogger,
@@ -192,9 +193,7 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
     })();
     return stopped;
   };
-  const { capabilities, isDirect, deliver, finalize, refresh, notify, displayName, formatTime } = channel;
-  return {
-    ...{ capabilities, isDirect, deliver, finalize, refresh, notify, displayName, formatTime },
+  return adapterOf(channel, {
     // Read live: whether this instance holds the gateway connection right now.
     get describe() {
       const mode = {
@@ -214,5 +213,5 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
       }
     },
     stop,
-  };
+  });
 }

@@ -55,7 +55,7 @@ export function discordView(record: QuestionRecord, buttons: boolean, forName?: 
     buttons,
     forms: { maxOptions: SELECT_OPTIONS_MAX, maxQuestions: ACTION_ROWS_MAX - 1 },
     shown: 0,
-    ...(forName === undefined ? {} : { forName }),
+    forName,
   });
 }
 
@@ -185,11 +185,8 @@ export function renderPrompt(view: PromptView, hint?: string): RenderedMessage {
 }
 
 /** The line guild prompts carry while the bot cannot read ordinary messages (no Message Content intent). */
-export function missingIntentHint(locale: string, botId: string): string {
-  return messagesFor(locale).locale === "de"
-    ? `Dieser Bot kann hier keine gewöhnlichen Nachrichten lesen: erwähne <@${botId}> in deiner Antwort oder antworte direkt auf diese Nachricht.`
-    : `This bot cannot read ordinary messages here: mention <@${botId}> in your answer, or reply to this message.`;
-}
+export const missingIntentHint = (locale: string, botId: string) =>
+  messagesFor(locale).mentionToAnswer(`<@${botId}>`);
 
 /** For core's form state (`PromptMessages`): equal keys, no edit. */
 export function samenessOf(message: RenderedMessage): string {
