@@ -25,15 +25,11 @@ export function toChannelError(error: unknown, method: string): ChannelError {
     return fail("rate_limited", text, { status: 429, retryAfterMs });
   }
   if (error instanceof DiscordAPIError) {
-    if (error.status === 429) {
-      // Discord sends `retry_after` in seconds, with decimals.
-      const seconds = (error.rawError as { retry_after?: unknown }).retry_after;
-      const retry = typeof seconds === "number" ? { retryAfterMs: Math.ceil(seconds * 1000) } : {};
-      return fail("rate_limited", `Discord rate-limited ${method}: ${error.message}`, {
-        status: 429,
-        ...retry,
-      });
-    }
+    // Discord sends `retry_after` in seconds, with decimals.
+    const seconds = (error.rawError as { retry_after?: unknown }).retry_after;
+    const retryAfterMs = typeof seconds === "number" ? Math.ceil(seconds * 1000) : undefined;
+    const limited = `Discord rate-limited ${method}: ${error.message}`;
+    if (error.status === 429) return fail("rate_limited", limited, { status: 429, retryAfterMs });
     const code = error.code === 0 || error.code === "" ? undefined : error.code;
     const text = `${error.status} ${error.message}${code === undefined ? "" : ` (code ${code})`}`;
     return fail("refused", `Discord refused ${method}: ${text}`, { status: code ?? error.status });

@@ -26,7 +26,7 @@ export function createNotify(name: string, logger: ChannelLogger, outbound: Outb
     if (only && userId !== undefined && !target.dm) {
       try {
         const dm = await outbound.dm(userId);
-        const messageId = await outbound.send(dm.channelId, { content, allowed_mentions: { parse: [] } });
+        const messageId = await outbound.send(dm.channelId, { content });
         // A reply to it comes from the DM, so that is where it is remembered.
         return { messageId, conversation: formatConversation({ kind: "user", id: userId }) };
       } catch (error) {

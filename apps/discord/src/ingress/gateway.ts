@@ -216,10 +216,7 @@ export function holdGateway(options: HoldGatewayOptions) {
 
   function keepConnecting(): void {
     wanted = true;
-    if (live || retrying) return;
-    retrying = retryLoop().finally(() => {
-      retrying = undefined;
-    });
+    if (!live) retrying ??= retryLoop().finally(() => (retrying = undefined));
   }
 
   const close = async (): Promise<void> => {
