@@ -65,12 +65,10 @@ export type DiscordChannel = ChannelAdapter &
  */
 export function createDiscordChannel(options: DiscordChannelOptions): DiscordChannel {
   const { client, name = "discord", logger = consoleLogger } = options;
-  let messageContent = client.options.intents.has(GatewayIntentBits.MessageContent);
-  let warned = false;
+  let messageContent = true;
   const noMessageContent = () => {
+    if (!messageContent) return;
     messageContent = false;
-    if (warned) return;
-    warned = true;
     logger.warn(
       { channel: name },
       "Discord: no Message Content intent, so the bot cannot read ordinary guild messages. Buttons, " +
@@ -78,7 +76,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
         "Enable it under Bot → Privileged Gateway Intents and add GatewayIntentBits.MessageContent.",
     );
   };
-  if (!messageContent) noMessageContent();
+  if (!client.options.intents.has(GatewayIntentBits.MessageContent)) noMessageContent();
   if (!client.options.partials?.includes(Partials.Channel))
     logger.warn({ channel: name }, "Discord: without Partials.Channel, DMs after a restart can be missed.");
 
@@ -154,7 +152,7 @@ export function createDiscordChannel(options: DiscordChannelOptions): DiscordCha
  * once; `start(broker)` takes part in the gateway lease and, on the holder, resolves at READY.
  */
 export async function create(context: ChannelPluginContext<DiscordConfig>): Promise<ChannelAdapter> {
-  const { config, logger, coordination, instanceId } = context;
+  const { config, logger, coordination } = context;
   const stopping = new AbortController();
   const hub = new Client(clientOptions(config.apiUrl, stopping.signal, true));
   hub.rest.setToken(config.token);
@@ -174,15 +172,11 @@ export async function create(context: ChannelPluginContext<DiscordConfig>): Prom
     coordination,
     botId,
   });
-  const onNoMessageContent = () => channel.noMessageContent();
   const gateway = holdGateway({
-    ...config,
+    ...context,
     hub,
     botId,
-    coordination,
-    instanceId,
-    logger,
-    onNoMessageContent,
+    onNoMessageContent: () => channel.noMessageContent(),
   });
   let stopped: Promise<void> | undefined;
   const stop = () => {

@@ -11,8 +11,7 @@
  * while Discord is unreachable and discord.js is still trying to reconnect.
  */
 import {
-  type ChannelLogger,
-  type Coordination,
+  type ChannelPluginContext,
   describeError,
   keepLease,
   type LeaseKeeper,
@@ -38,13 +37,10 @@ import {
   RECONNECT_MAX_MS,
 } from "../limits.ts";
 
-interface HoldGatewayOptions extends DiscordConfig {
+interface HoldGatewayOptions extends ChannelPluginContext<DiscordConfig> {
   /** The stable client: every event of the current connection is re-emitted on it. */
   hub: Client;
   botId: string;
-  coordination: Coordination;
-  instanceId: string;
-  logger: ChannelLogger;
   /** Called once when Discord refuses the Message Content intent; later connections go without it. */
   onNoMessageContent(): void;
 }
@@ -115,7 +111,7 @@ interface Live {
  * until connected or closed. Nothing connects before `start`; `stop` is safe to call twice.
  */
 export function holdGateway(options: HoldGatewayOptions) {
-  const { hub, token, logger, coordination, instanceId } = options;
+  const { hub, config, logger, coordination, instanceId } = options;
   let messageContent = true;
   let live: Live | undefined;
   let wanted = false;
@@ -146,7 +142,7 @@ export function holdGateway(options: HoldGatewayOptions) {
 
   const attempt = async (intents: boolean): Promise<void> => {
     const abort = new AbortController();
-    const client = new Client(clientOptions(options.apiUrl, abort.signal, intents));
+    const client = new Client(clientOptions(config.apiUrl, abort.signal, intents));
     client.on(Events.Error, (error) =>
       logger.warn({ channel: "discord", err: describeError(error) }, "Discord: gateway client error"),
     );
@@ -162,7 +158,7 @@ export function holdGateway(options: HoldGatewayOptions) {
         if (wanted) keepConnecting();
       });
     });
-    conn.login = loginWithin(client, token);
+    conn.login = loginWithin(client, config.token);
     live = conn;
     try {
       await conn.login;

@@ -59,15 +59,12 @@ export function discordView(record: QuestionRecord, buttons: boolean, forName?: 
   });
 }
 
-function button({ label, action }: ControlView, primary = false): APIButtonComponentWithCustomId {
-  const style = primary ? ButtonStyle.Primary : ButtonStyle.Secondary;
-  return {
-    type: ComponentType.Button,
-    style,
-    label: shorten(label, BUTTON_LABEL_MAX_CHARS),
-    custom_id: action,
-  };
-}
+const button = ({ label, action }: ControlView, primary = false): APIButtonComponentWithCustomId => ({
+  type: ComponentType.Button,
+  style: primary ? ButtonStyle.Primary : ButtonStyle.Secondary,
+  label: shorten(label, BUTTON_LABEL_MAX_CHARS),
+  custom_id: action,
+});
 
 function row<C extends APIComponentInMessageActionRow>(components: C[]): APIActionRowComponent<C> {
   return { type: ComponentType.ActionRow, components };
