@@ -51,13 +51,9 @@ export function clientOptions(
   signal: AbortSignal,
   content: boolean,
 ): ClientOptions {
-  const intents = [
-    GatewayIntentBits.Guilds,
-    GatewayIntentBits.GuildMessages,
-    GatewayIntentBits.DirectMessages,
-  ];
+  const { Guilds, GuildMessages, DirectMessages, MessageContent } = GatewayIntentBits;
   return {
-    intents: content ? [...intents, GatewayIntentBits.MessageContent] : intents,
+    intents: [Guilds, GuildMessages, DirectMessages, ...(content ? [MessageContent] : [])],
     partials: [Partials.Channel],
     rest: {
       ...(apiUrl === undefined ? {} : { api: apiUrl }),
@@ -123,10 +119,7 @@ export function holdGateway(options: HoldGatewayOptions) {
     if (live === conn) live = undefined;
     conn.stopForwarding();
     conn.abort.abort();
-    const settled = conn.login.then(
-      () => true,
-      () => false,
-    );
+    const settled = conn.login.then(() => true).catch(() => false);
     const loggedIn = await bounded(settled);
     await bounded(conn.client.destroy());
     if (loggedIn === undefined) {
