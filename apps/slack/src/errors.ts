@@ -5,12 +5,7 @@
  * WebClient retries: a 429 only ({@link SLACK_RETRY_POLICY}) — a post whose connection failed may have
  * reached Slack, and sending it again could leave a second prompt with live controls.
  */
-import {
-  ChannelError,
-  type ChannelErrorOptions,
-  type ChannelFailure,
-  describeError,
-} from "@ask-user/core/channel";
+import { ChannelError, type ChannelFailure, describeError } from "@ask-user/core/channel";
 import { webApi } from "@slack/bolt";
 
 /**
@@ -36,17 +31,13 @@ const callError = (error: unknown) =>
  */
 export function toChannelError(error: unknown, method: string): ChannelError {
   if (error instanceof ChannelError) return error;
-  const fail = (
-    failure: ChannelFailure,
-    message: string,
-    status?: number | string,
-    retryAfterSec?: number,
-  ) => {
-    const options: ChannelErrorOptions = { method, cause: error };
-    if (status !== undefined) options.status = status;
-    if (retryAfterSec !== undefined) options.retryAfterMs = retryAfterSec * 1000;
-    return new ChannelError("slack", failure, message, options);
-  };
+  const fail = (failure: ChannelFailure, message: string, status?: number | string, retryAfterSec?: number) =>
+    new ChannelError("slack", failure, message, {
+      method,
+      cause: error,
+      status,
+      retryAfterMs: retryAfterSec === undefined ? undefined : retryAfterSec * 1000,
+    });
   const limited = (sec?: number) =>
     fail(
       "rate_limited",

@@ -34,10 +34,8 @@ export const ACK_BUDGET_MS = 2000;
 /** How long `users.info` may hold up a tap; a submission (usually cached) waits less, for the ack budget. */
 export const USER_LOOKUP_BUDGET_MS = 800;
 export const SUBMISSION_LOOKUP_BUDGET_MS = 300;
-/** `users.info` results kept this long, for at most this many users; DM channels at most this many. */
+/** `users.info` results kept this long. */
 export const USER_CACHE_TTL_MS = 60 * 60 * 1000;
-export const USER_CACHE_MAX = 1000;
-export const DM_CACHE_MAX = 1000;
 /** How long a request's id is remembered to drop a second delivery: Slack's last retry of an event is ~6 min after it. */
 export const DEDUPE_TTL_MS = 60 * 60 * 1000;
 /** A call safe to repeat is tried this often while Slack cannot be reached, pausing 0.5 s, then twice as long. */

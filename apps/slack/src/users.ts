@@ -1,18 +1,14 @@
 /**
  * Who someone is: their display name and Slack locale from `users.info` (`include_locale`), and the DM
- * channel of a user from `conversations.open`, both cached. A person's lookup never fails the caller: a
- * missing scope or a slow API names them `<@U…>`.
+ * channel of a user from `conversations.open`, both cached (core's bound: the 1,000 most recent). A
+ * person's lookup never fails the caller: a missing scope or a slow API names them `<@U…>`.
  */
-import { rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
+import { type ReplyEvent, rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
-import { DM_CACHE_MAX, USER_CACHE_MAX, USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
+import { USER_CACHE_TTL_MS, USER_LOOKUP_BUDGET_MS } from "./limits.ts";
 
 /** A person as the broker names them: `@display name` (`✅ Deploy: Staging — @alice`) or `<@U…>`. */
-interface Person {
-  displayName: string;
-  /** Their Slack locale, e.g. `de-DE`. */
-  locale?: string;
-}
+type Person = Pick<ReplyEvent, "displayName" | "locale">;
 
 /** How Slack names a user without a lookup: `<@U0ALICE>`, which Slack shows as their current name (SPEC §5). */
 export function mention(userId: string): string {
@@ -28,36 +24,28 @@ export interface People {
 }
 
 export function createPeople(client: webApi.WebClient, now: () => number = Date.now): People {
-  const people = new Map<string, { person: Person; at: number }>();
-  const inFlight = new Map<string, Promise<Person>>();
+  // A lookup in flight is cached too: a second tap meanwhile waits for the same `users.info`.
+  const people = new Map<string, { person: Promise<Person>; at: number }>();
   const dms = new Map<string, string>();
 
-  const fetchPerson = (userId: string): Promise<Person> => {
-    const running = inFlight.get(userId);
-    if (running) return running;
-    const work = client.users
-      .info({ user: userId, include_locale: true })
-      .then(({ user }) => {
+  const fetchPerson = (userId: string): Promise<Person> =>
+    client.users.info({ user: userId, include_locale: true }).then(
+      ({ user }) => {
         const name = user?.profile?.display_name || user?.name || user?.real_name;
-        const person: Person = { displayName: name ? `@${name}` : mention(userId) };
-        if (user?.locale) person.locale = user.locale;
-        return person;
-      })
-      .catch((): Person => ({ displayName: mention(userId) }))
-      .then((person) => {
-        rememberBounded(people, userId, { person, at: now() }, USER_CACHE_MAX);
-        inFlight.delete(userId);
-        return person;
-      });
-    inFlight.set(userId, work);
-    return work;
-  };
+        const displayName = name ? `@${name}` : mention(userId);
+        return user?.locale ? { displayName, locale: user.locale } : { displayName };
+      },
+      () => ({ displayName: mention(userId) }),
+    );
 
   return {
     async lookup(userId, budgetMs = USER_LOOKUP_BUDGET_MS) {
-      const cached = people.get(userId);
-      if (cached && now() - cached.at < USER_CACHE_TTL_MS) return cached.person;
-      const found = await within(fetchPerson(userId), budgetMs);
+      let cached = people.get(userId);
+      if (!cached || now() - cached.at >= USER_CACHE_TTL_MS) {
+        cached = { person: fetchPerson(userId), at: now() };
+        rememberBounded(people, userId, cached);
+      }
+      const found = await within(cached.person, budgetMs);
       return found === TIMED_OUT ? { displayName: mention(userId) } : found;
     },
     async dm(userId) {
@@ -65,7 +53,7 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
       if (known) return known;
       const id = (await client.conversations.open({ users: userId })).channel?.id;
       if (!id) throw new Error(`conversations.open gave no channel for ${userId}`);
-      rememberBounded(dms, userId, id, DM_CACHE_MAX);
+      rememberBounded(dms, userId, id);
       return id;
     },
   };

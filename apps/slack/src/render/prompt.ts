@@ -56,8 +56,7 @@ type ViewOptions = { buttons: boolean; forName?: string | undefined };
 /** Slack's view of a record: a form when every question fits one group (10 options), all shown at once. */
 export function slackView(record: QuestionRecord, options: ViewOptions): PromptView {
   const { buttons, forName } = options;
-  const forms = { maxOptions: CHOICE_OPTIONS_MAX };
-  return buildPromptView(record, { buttons, forms, shown: 0, ...(forName === undefined ? {} : { forName }) });
+  return buildPromptView(record, { buttons, forName, forms: { maxOptions: CHOICE_OPTIONS_MAX }, shown: 0 });
 }
 
 /** The most a text may take: the limit when drawing for Slack, unbounded while `fitView` measures. */
