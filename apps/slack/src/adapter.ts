@@ -37,32 +37,27 @@ import { createOutbound } from "./outbound.ts";
 import { slackTime } from "./render/mrkdwn.ts";
 import { createPeople, mention } from "./users.ts";
 
-/** Options of {@link createSlackChannel}. */
+/** Options of {@link createSlackChannel} (the README's "Mount it on your Bolt app"). */
 export interface SlackChannelOptions {
   /** Your Bolt app (HTTP or Socket Mode). Its own listeners keep working. */
   app: App;
-  /** The channel name used in targets (`{ channel: "slack", conversation }`). Default `"slack"`. */
+  /** The channel name used in targets. Default `"slack"`. */
   name?: string;
-  /** The WebClient with the bot token. Default `app.client` (a single-workspace app with `token`). */
+  /** The WebClient with the bot token. Default `app.client`. */
   client?: webApi.WebClient;
   logger?: ChannelLogger;
   /** Where "handled once" is recorded: the store several processes share. Default: this process only. */
   coordination?: Coordination;
-  /** How this app receives Slack's requests (`capabilities.ingress`). Default `"connection"` (Socket Mode). */
+  /** `capabilities.ingress`. Default `"connection"` (Socket Mode). */
   ingress?: "connection" | "webhook";
 }
 
-/** The Slack channel on a Bolt app: core's `Channel` port (give it to `createAskUser`) and its lifecycle. */
-export interface SlackChannel extends ChannelAdapter, Channel {
-  /**
-   * Mounts the inbound side as one global middleware (`app.use`): taps on our buttons, our modal's
-   * submissions and messages that answer a question go to `broker`; everything else goes on to the
-   * app's listeners. Call it once, before `app.start()`.
-   */
-  start(broker: AskUserBroker): Promise<void>;
-  /** From now on every request goes on to the app's listeners (Bolt cannot remove a middleware). */
-  stop(): Promise<void>;
-}
+/**
+ * Core's `Channel` port and its lifecycle: `start(broker)` mounts one global middleware (`app.use`), once,
+ * before `app.start()`; `stop()` hands every later request on to the app's listeners (Bolt cannot remove
+ * a middleware).
+ */
+export type SlackChannel = ChannelAdapter & Channel;
 
 /** The plugin's own app, which the channel starts (after its last middleware) and stops; HTTP mode's receiver. */
 type OwnApp = { describe: string; instanceId: string; receiver: WebhookReceiver | undefined };

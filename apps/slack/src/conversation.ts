@@ -9,7 +9,7 @@
 /** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
 export interface Place {
   channel: string;
-  threadTs?: string;
+  threadTs?: string | undefined;
   /** The conversation is a person's direct messages with the app. */
   direct: boolean;
 }
@@ -46,15 +46,14 @@ export function conversationProblem(text: string): string {
 }
 
 /** The conversation id of a channel, a user's DMs, or a thread in either. */
-export function formatConversation(conversation: Pick<SlackConversation, "base" | "threadTs">): string {
+export function formatConversation(conversation: { base: string; threadTs?: string | undefined }): string {
   const { base, threadTs } = conversation;
   return threadTs === undefined ? base : `${base}:${threadTs}`;
 }
 
 /** The conversation name of an event in `channelId` (a `D…` one is the user's DMs), in a thread or not. */
 export function conversationOf(channelId: string, userId: string, threadTs?: string): string {
-  const base = channelId.startsWith("D") ? userId : channelId;
-  return threadTs === undefined ? base : `${base}:${threadTs}`;
+  return formatConversation({ base: channelId.startsWith("D") ? userId : channelId, threadTs });
 }
 
 /** The thread a message is in (its `thread_ts` when that is not its own `ts`: a parent with replies). */

@@ -6,7 +6,7 @@
  * pages at most. Without the history scopes (`missing_scope`), or when the look-up fails otherwise, the
  * prompt is posted again, and logged.
  */
-import { type AskUserLogger, ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
+import { ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";
 import type { Place } from "./conversation.ts";
 import {
@@ -15,14 +15,9 @@ import {
   EARLIER_POST_PAGES_MAX,
   PROMPT_EVENT_TYPE,
 } from "./limits.ts";
+import type { Outbound } from "./outbound.ts";
 
-/** What the look-up needs of the outbound side (`outbound.ts`). */
-interface HistoryReader {
-  name: string;
-  client: webApi.WebClient;
-  logger: AskUserLogger;
-  call<T>(method: string, work: () => Promise<T>): Promise<T>;
-}
+type HistoryReader = Pick<Outbound, "name" | "client" | "logger" | "call">;
 
 /** The metadata a prompt of `questionId` is posted with. */
 export function promptMetadata(questionId: string) {

@@ -48,27 +48,26 @@ async function onMessage(deps: InboundDeps, event: types.MessageEvent, botUserId
   );
 }
 
-/** `ack` that acknowledges at most once (a handler's ack, then the safety ack after a crash). */
-function ackOnce<R>(ack: (response?: R) => Promise<void>): (response?: R) => Promise<void> {
-  let acked = false;
-  return async (response) => {
-    if (acked) return;
-    acked = true;
-    await ack(response);
-  };
-}
-
-/** Runs a handler; a crash is logged once and never reaches Bolt (our request is acknowledged anyway). */
-async function guarded<T>(
+/**
+ * Runs a handler with an `ack` that acknowledges at most once; a crash is logged once and never reaches
+ * Bolt (our request is acknowledged anyway, unless the handler did).
+ */
+async function guarded<T, R>(
   deps: InboundDeps,
   type: string,
-  ack: (() => Promise<void>) | undefined,
-  work: () => Promise<T>,
+  rawAck: ((response?: R) => Promise<void>) | undefined,
+  work: (ack: (response?: R) => Promise<void>) => Promise<T>,
 ) {
+  let acked = false;
+  const ack = async (response?: R) => {
+    if (acked || !rawAck) return;
+    acked = true;
+    await rawAck(response);
+  };
   try {
-    return await work();
+    return await work(ack);
   } catch (error) {
-    await ack?.().catch(() => undefined);
+    await ack().catch(() => undefined);
     deps.logger.error({ channel: deps.name, type, err: describeError(error) }, "slack inbound failed");
     return undefined;
   }
@@ -84,16 +83,14 @@ async function handle(deps: InboundDeps, args: AnyMiddlewareArgs & AllMiddleware
     const tap = args as unknown as SlackActionMiddlewareArgs<BlockAction>;
     const data = ourTap(tap.body);
     if (data === undefined) return false;
-    const ack = ackOnce<void>(tap.ack);
-    await guarded(deps, type, ack, () => onTap(deps, tap, data, ack));
+    await guarded(deps, type, tap.ack, (ack) => onTap(deps, tap, data, ack));
     return true;
   }
   if (type === "view_submission") {
-    const { body, ack: rawAck } = args as SlackViewMiddlewareArgs<ViewSubmitAction>;
+    const { body, ack } = args as SlackViewMiddlewareArgs<ViewSubmitAction>;
     const data = ourSubmission(body);
     if (data === undefined) return false;
-    const ack = ackOnce(rawAck);
-    await guarded(deps, type, ack, () => onSubmission(deps, body, data, ack));
+    await guarded(deps, type, ack, (once) => onSubmission(deps, body, data, once));
     return true;
   }
   const message = args as unknown as SlackEventMiddlewareArgs<"message">;

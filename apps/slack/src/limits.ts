@@ -17,9 +17,8 @@ export const SECTION_TEXT_MAX_CHARS = 3000;
 export const CONTEXT_TEXT_MAX_CHARS = 3000;
 /** A message's `text` (Slack truncates a longer one). */
 export const MESSAGE_TEXT_MAX_CHARS = 40_000;
-/** Modal `title` and `submit`; `private_metadata` and a `plain_text_input`'s `max_length`. */
+/** Modal `title` and `submit`; a `plain_text_input`'s `max_length`. */
 export const MODAL_TITLE_MAX_CHARS = 24;
-export const PRIVATE_METADATA_MAX_CHARS = 3000;
 export const PLAIN_TEXT_INPUT_MAX_CHARS = 3000;
 /** Every request must be acknowledged within this long, or Slack shows the person an error. */
 export const ACK_DEADLINE_MS = 3000;

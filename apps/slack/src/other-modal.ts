@@ -18,7 +18,6 @@ import {
   ACK_BUDGET_MS,
   MODAL_TITLE_MAX_CHARS,
   PLAIN_TEXT_INPUT_MAX_CHARS,
-  PRIVATE_METADATA_MAX_CHARS,
   SUBMISSION_LOOKUP_BUDGET_MS,
 } from "./limits.ts";
 import { tellPrivately } from "./notices.ts";
@@ -48,13 +47,11 @@ export function renderOtherModal(
   if (!question) throw new TypeError("renderOtherModal: no such question");
   const { number: _shownUnnumbered, ...asked } = question;
   const m = messagesFor(locale);
-  const privateMetadata = JSON.stringify({ c: conversation } satisfies ModalMetadata);
-  if (privateMetadata.length > PRIVATE_METADATA_MAX_CHARS) throw new RangeError("private_metadata too long");
   const initial = question.own?.slice(0, PLAIN_TEXT_INPUT_MAX_CHARS);
   return {
     type: "modal",
     callback_id: question.other.action,
-    private_metadata: privateMetadata,
+    private_metadata: JSON.stringify({ c: conversation } satisfies ModalMetadata),
     title: { type: "plain_text", text: truncateGraphemes(m.other, MODAL_TITLE_MAX_CHARS), emoji: true },
     submit: { type: "plain_text", text: truncateGraphemes(m.send, MODAL_TITLE_MAX_CHARS) },
     blocks: [

@@ -68,7 +68,7 @@ export function createOutbound(options: {
     if (!address) throw new AskUserError("invalid_input", conversationProblem(conversation));
     const { base, user: direct, threadTs } = address;
     const channel = direct ? await idempotent("conversations.open", () => people.dm(base)) : base;
-    return threadTs === undefined ? { channel, direct } : { channel, direct, threadTs };
+    return { channel, direct, threadTs };
   }
 
   /** Edits a message; one that is gone (or its channel) counts as done. */
