@@ -1,10 +1,6 @@
 /**
- * The Slack channel: core's `Channel` port over Bolt's WebClient, mounted on a Bolt `App`, with one
- * lifecycle — `start(broker)` mounts the inbound side, `stop()` ends it. `createSlackChannel` mounts it
- * on a Bolt app you already have (yours to start); `create` (loaded by the plugin's `create` only) builds
- * the app from the config, and the channel starts and stops it too: Socket Mode connects in `start`;
- * HTTP mode is `handleWebhook`, which the host mounts (the gateway at `/channels/slack/…` on its one
- * port) or serves on `listen`.
+ * The Slack channel on a Bolt `App`, one lifecycle: `createSlackChannel` on an app you start yourself;
+ * `create` (the plugin's) builds the app from the config and starts and stops it too (HTTP mode: `handleWebhook`).
  */
 import {
   type AskUserBroker,
@@ -131,18 +127,12 @@ function mount(options: SlackChannelOptions, own?: OwnApp): SlackChannel {
   return channel;
 }
 
-/**
- * Creates the Slack channel on your `app`. Outbound (deliver, finalize, notify) works at once; inbound
- * starts with `start(broker)`. Platform failures reach core as `ChannelError` (see `errors.ts`).
- */
+/** Creates the Slack channel on your `app`: outbound works at once, inbound from `start(broker)`. */
 export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   return mount(options);
 }
 
-/**
- * The plugin's adapter from `context.config`: checks the bot token (`auth.test`; a refusal throws
- * `ChannelError`), builds the Bolt app and the channel. Nothing is received before `start(broker)`.
- */
+/** The plugin's adapter: the bot token checked (`auth.test`), the Bolt app built, nothing received before `start`. */
 export async function create(context: ChannelPluginContext<SlackConfig>): Promise<ChannelAdapter> {
   const { config, logger, coordination, instanceId } = context;
   const { app, receiver, botName } = await createBoltApp(config, logger);

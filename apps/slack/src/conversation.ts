@@ -1,9 +1,6 @@
 /**
- * Conversation ids of the Slack channel. A target conversation is a channel id (`C…`, `G…`) or a user id
- * (`U…`, `W…`: the question goes to their direct messages with the app), either optionally followed by
- * `:<thread_ts>` to post into that thread, e.g. `C0123ABCD:1712345678.000100`. Inbound events use the
- * same names: a direct message is the user's id (not the `D…` channel id), so that replies and taps in
- * it match; a message inside a thread is `<conversation>:<thread_ts>`.
+ * Conversation ids (README "Targets"): `C…`/`G…` or a user id `U…`/`W…` (their DMs), optionally
+ * `:<thread_ts>`. Inbound events use the same names: a DM is the user's id, not the `D…` channel id.
  */
 
 /** Where to post for a conversation: the channel (a DM opened for user ids) and the thread. */
@@ -23,11 +20,7 @@ export interface SlackConversation {
 
 const CONVERSATION = /^([CGUWD][A-Z0-9]{2,})(?::(\d+\.\d+))?$/;
 
-/**
- * Reads a conversation id; `undefined` when it is not one (never throws), a DM channel id (`D…`) included.
- *
- * @example parseConversation("C0123ABCD:1712345678.000100") // { base: "C0123ABCD", user: false, threadTs: "1712345678.000100" }
- */
+/** Reads a conversation id; `undefined` when it is not one (never throws), a DM channel id (`D…`) included. */
 export function parseConversation(text: string): SlackConversation | undefined {
   const [, base, threadTs] = CONVERSATION.exec(text.trim()) ?? [];
   if (base === undefined || base.startsWith("D")) return undefined;

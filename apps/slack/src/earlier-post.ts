@@ -1,10 +1,6 @@
 /**
- * No orphan prompt after a crash (issue #20): every prompt is posted with message metadata naming its
- * question, and a repair's re-send (`DeliverRequest.resend`) first looks for that earlier post in the
- * conversation's recent history (`conversations.history`, or `conversations.replies` in a thread) and
- * adopts it instead of posting a second prompt. Bounded: messages since the question was stored, a few
- * pages at most. Without the history scopes (`missing_scope`), or when the look-up fails otherwise, the
- * prompt is posted again, and logged.
+ * No orphan prompt after a crash (issue #20; README "Several instances"): a re-send first looks for the
+ * question's earlier post, by its metadata, in the recent history, and adopts it. A failed look-up posts again.
  */
 import { ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";

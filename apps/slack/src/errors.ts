@@ -1,9 +1,7 @@
 /**
- * Slack Web API failures → core's `ChannelError`: Slack said no (`{ ok: false, error }` → "refused" with
- * Slack's code), the network failed or Slack answered 5xx ("unreachable": it may or may not have
- * happened), or Slack said later (429 / `ratelimited` → "rate_limited" with Retry-After). And what the
- * WebClient retries: a 429 only ({@link SLACK_RETRY_POLICY}) — a post whose connection failed may have
- * reached Slack, and sending it again could leave a second prompt with live controls.
+ * Slack Web API failures → core's `ChannelError` (a 5xx is "unreachable": it may have happened), and what
+ * the WebClient retries: a 429 only — a post whose connection failed may have reached Slack, and sending
+ * it again could leave a second prompt with live controls.
  */
 import { ChannelError, type ChannelFailure, describeError } from "@ask-user/core/channel";
 import { webApi } from "@slack/bolt";
@@ -24,11 +22,7 @@ const callError = (error: unknown) =>
     ? (error as webApi.WebAPICallError)
     : undefined;
 
-/**
- * The one mapping of a failed Slack call, keeping Slack's words and never a token: `Slack refused
- * chat.postMessage: not_in_channel`, `Could not reach Slack for chat.update: fetch failed`, `Slack
- * rate-limited chat.postMessage (retry after 30 s)`. A `ChannelError` passes through unchanged.
- */
+/** The one mapping of a failed Slack call, in Slack's words and never a token; a `ChannelError` passes through. */
 export function toChannelError(error: unknown, method: string): ChannelError {
   if (error instanceof ChannelError) return error;
   const fail = (failure: ChannelFailure, message: string, status?: number | string, retryAfterSec?: number) =>
@@ -77,11 +71,7 @@ export function isSettledEditError(error: unknown): boolean {
 /** The WebClient's `retryConfig` type plus the hook its retry loop (p-retry) calls after each failure. */
 export type SlackRetryPolicy = webApi.RetryOptions & { onFailedAttempt(error: Error): void };
 
-/**
- * The WebClient retry policy of the plugin's app, for yours too: a 429 is tried again after Slack's
- * `Retry-After`, at most 3 times and not past one minute; any other failure ends at once (the SDK's
- * default retries every failure 10 times over about 30 minutes). p-retry stops when the hook throws.
- */
+/** The WebClient retry policy (README "Rate limits and failures"): p-retry stops when the hook throws. */
 export const SLACK_RETRY_POLICY: Readonly<SlackRetryPolicy> = Object.freeze({
   retries: 3,
   factor: 2,

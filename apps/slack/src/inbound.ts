@@ -1,9 +1,6 @@
 /**
- * Slack requests → core calls, as one Bolt global middleware: our button taps (`taps.ts`), our Other…
- * modal's submissions (`other-modal.ts`) and people's messages that answer a question (here: a reply in
- * a question's thread goes to it, otherwise core's routing rules; the text as typed, `reply-text.ts`).
- * Requests that are not ours go on with `next()` to the host app's listeners. Bolt acknowledges events
- * itself before any middleware runs.
+ * Slack requests → core calls, as one Bolt global middleware: our taps (`taps.ts`), our modal's
+ * submissions (`other-modal.ts`) and messages that answer a question (here); the rest goes on with `next()`.
  */
 import { describeError, type ReplyEvent } from "@ask-user/core/channel";
 import type {
@@ -103,11 +100,7 @@ async function handle(deps: InboundDeps, args: AnyMiddlewareArgs & AllMiddleware
   );
 }
 
-/**
- * The Bolt global middleware: handles our taps, modal submissions and answering messages, and calls
- * `next()` for everything else, so the host app's own listeners keep working. An event Slack redelivers
- * (maybe to another instance) is handled once, for the host's listeners too: Bolt has acked it already.
- */
+/** The middleware. A redelivered event is handled once, for the host's listeners too: Bolt acked it already. */
 export function createInbound(deps: InboundDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const body = args.body as EnvelopedEvent & { type?: unknown };

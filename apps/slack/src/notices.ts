@@ -1,9 +1,6 @@
 /**
- * Notices (`Channel.notify`): refusals to one person (ephemeral), the stepper and hints as messages in
- * the thread of the person's message, and confirmations of a text answer as a ✅ reaction on that
- * message — the question's own message is edited to the summary, which says what was recorded; a
- * "Recorded: …" message beside it would say it twice. Without a message to react to, or when Slack
- * refuses the reaction (no `reactions:write` scope), the confirmation is a message after all.
+ * Notices (`Channel.notify`): refusals ephemeral, the stepper and hints in the thread of the person's
+ * message, a confirmation as a ✅ reaction (the summary says what was recorded; README "Confirmation style").
  */
 import {
   ChannelError,

@@ -1,7 +1,6 @@
 /**
- * The Other… modal (pure) and its submissions. The answer decides between closing the modal and a field
- * error in it, so the broker gets up to {@link ACK_BUDGET_MS} (2 s) before the ack; a slower store closes
- * the modal neutrally instead, and a refusal that comes later goes to the person as an ephemeral message.
+ * The Other… modal and its submissions. The answer decides between closing and a field error, so the
+ * broker gets up to 2 s before the ack; later, the modal closes and a refusal is told privately.
  */
 import {
   decodeAction,

@@ -1,8 +1,6 @@
 /**
- * The Web API calls the channel makes, failures as `ChannelError`: the prompt posted once (a post whose
- * connection failed may have reached Slack), re-rendered while a form's draft changes and edited to its
- * summary through core's `PromptMessages` (one edit at a time, none after the summary, none that shows
- * the same). Edits, `conversations.open` and `reactions.add` are safe to repeat and tried again.
+ * The Web API calls, failures as `ChannelError`: the prompt posted once (a post whose connection failed
+ * may have reached Slack), its edits through core's `PromptMessages`; calls safe to repeat tried again.
  */
 import {
   type AskUserBroker,
@@ -27,10 +25,7 @@ import { renderSummary, type SlackMessage } from "./render/mrkdwn.ts";
 import { promptMessage } from "./render/prompt.ts";
 import type { People } from "./users.ts";
 
-/**
- * Runs a call that is safe to repeat, again while it fails as `unreachable` (a dropped connection, a
- * timeout, a 5xx): 3 tries, pausing 0.5 s, then 1 s. Any other failure ends at once.
- */
+/** Runs a call safe to repeat again while it fails as `unreachable`; any other failure ends at once. */
 async function retryIdempotent<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -82,11 +77,7 @@ export function createOutbound(options: {
       ),
     );
 
-  /**
-   * Posts the prompt with metadata naming its question; its `ts` is the delivery's message id. A re-send
-   * (repair) first adopts the question's earlier post when Slack lists it (`earlier-post.ts`), so that a
-   * post that reached Slack just before a crash is not doubled.
-   */
+  /** Posts the prompt (its `ts` the message id); a re-send first adopts an earlier post (`earlier-post.ts`). */
   async function deliver(request: DeliverRequest): Promise<DeliveryRef> {
     const { record } = request;
     if (!record.target) throw new AskUserError("invalid_input", "The question has no target conversation.");

@@ -40,13 +40,7 @@ function token(inner: string): string {
   return link(target, label);
 }
 
-/**
- * Turns a Slack message `text` into what the person typed (the README's "Text as typed"): the bot's own
- * mention at the start or end removed, other tokens as they read, emoji shortcodes as emoji, then the
- * entities decoded — last, so that an escaped `&lt;@U1&gt;` stays text.
- *
- * @example replyText("<@U0BOT> :two:", "U0BOT") // "2️⃣"
- */
+/** A message `text` as the person typed it (README "Text as typed"); entities decoded last, so `&lt;@U1&gt;` stays text. */
 export function replyText(text: string, botUserId?: string): string {
   let rest = text;
   if (botUserId) {

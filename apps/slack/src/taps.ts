@@ -1,9 +1,6 @@
 /**
- * Taps on our controls (`block_actions`): buttons, and a form's radio buttons and checkboxes.
- * Acknowledged at once, before any work, so Slack never shows the person an error however slow the
- * store is; the outcome follows — an answer or Skip in the message itself (the broker's finalize edits
- * it), a form's new selection too (the broker's refresh re-renders it), a refusal or "Still needed: …"
- * as an ephemeral message through the tap's `response_url`, and Other… as a modal.
+ * Taps on our controls (`block_actions`): buttons, radio buttons, checkboxes. Acknowledged before any
+ * work, so a slow store never shows the person an error; a refusal follows through the `response_url`.
  */
 import { type ActionEvent, decodeAction, describeError } from "@ask-user/core/channel";
 import type { BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from "@slack/bolt";

@@ -1,7 +1,6 @@
 /**
- * Who someone is: their display name and Slack locale from `users.info` (`include_locale`), and the DM
- * channel of a user from `conversations.open`, both cached (core's bound: the 1,000 most recent). A
- * person's lookup never fails the caller: a missing scope or a slow API names them `<@U…>`.
+ * Who someone is (`users.info`: name, locale) and their DM channel (`conversations.open`), cached (core's
+ * bound, 1,000). A lookup never fails the caller: a missing scope or a slow API names them `<@U…>`.
  */
 import { type ReplyEvent, rememberBounded, TIMED_OUT, within } from "@ask-user/core/channel";
 import type { webApi } from "@slack/bolt";

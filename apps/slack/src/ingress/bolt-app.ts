@@ -1,7 +1,6 @@
 /**
- * A Bolt app from a `SlackConfig`, as the plugin runs it: the bot token checked with `auth.test` first,
- * Socket Mode with an app token, else HTTP mode through a receiver that opens no port (`receiver.ts`);
- * the WebClients retry only a 429 (`SLACK_RETRY_POLICY`); Bolt's warnings and errors in our log.
+ * The plugin's Bolt app from a `SlackConfig`: Socket Mode with an app token, else HTTP mode (`receiver.ts`);
+ * the WebClients retry only a 429; Bolt's warnings and errors in our log.
  */
 import { type AskUserLogger, InvalidChannelConfigError } from "@ask-user/core/channel";
 import { type AnyMiddlewareArgs, App, type Logger, LogLevel, type Middleware, webApi } from "@slack/bolt";

@@ -1,8 +1,6 @@
 /**
- * Handled once across instances (SPEC §9): the keys under which a Slack request is recorded with core's
- * `createOnce` (`take`, in the store's shared coordination), so that a second delivery of it — Slack's
- * retry of an event, a proxy's retry of an interaction — is dropped by whichever instance it reaches.
- * When the store cannot say, the request is handled: a rare duplicate notice is better than a lost answer.
+ * Handled once across instances (SPEC §9; README "Several instances"): the keys a Slack request is taken
+ * under with core's `createOnce`, so that a retry or a copy is dropped by whichever instance it reaches.
  */
 import type { BlockAction, EnvelopedEvent, ViewSubmitAction } from "@slack/bolt";
 

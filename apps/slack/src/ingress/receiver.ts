@@ -1,11 +1,7 @@
 /**
- * Slack's HTTP mode as one web-standard handler, `(Request) => Promise<Response>`: a Bolt `Receiver`
- * whose `start()` opens no port (the gateway mounts `handle` on its one port; the standalone runner
- * serves it on the plugin's `listen`). It does what Bolt's `HTTPReceiver` does for `/slack/events`, with
- * Bolt's own pieces — signature and timestamp checks (401), body parsing, `ssl_check`,
- * `url_verification`, and `HTTPResponseAck`: the response goes out the moment a listener acks, while
- * the listeners go on. Those pieces speak `node:http`; here they get the buffered request, and a
- * response sink that turns what they write into the web `Response`.
+ * Slack's HTTP mode as one web handler: a Bolt `Receiver` that opens no port and does what Bolt's
+ * `HTTPReceiver` does (README "HTTP mode") with Bolt's own pieces. Those speak `node:http`; here they get
+ * the buffered request, and a response sink that turns what they write into the web `Response`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {

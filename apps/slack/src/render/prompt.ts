@@ -1,8 +1,6 @@
 /**
- * Core's prompt view → Block Kit, pure: `buttons` (a lone single-select question: one button per option,
- * Other…, Skip), `form` (per question radio buttons or checkboxes and Other…, then Send and Skip) or
- * `text` (core's readable text). Core's `fitView` shortens the view until every text fits Slack's
- * limits. Agent text is escaped (`mrkdwn.ts`); the only mention a prompt makes is its "For <@U…>".
+ * Core's prompt view → Block Kit, pure (README "What people see"), shortened by core's `fitView` until
+ * it fits. Agent text is escaped; the only mention a prompt makes is its "For <@U…>".
  */
 import {
   buildPromptView,
