@@ -58,11 +58,7 @@ export function threadOf(message: {
   return thread !== undefined && thread !== "" && thread !== message.ts ? thread : undefined;
 }
 
-/**
- * A person's message as the channel hands it to core (`ReplyEvent.messageId`) and gets it back
- * (`Notice.replyTo`): `<ts>`, or `<thread_ts>/<ts>` in a thread — a confirmation reacts to the message
- * and posts into its thread (a reply is never a thread of its own in Slack).
- */
+/** A person's message to core and back (`ReplyEvent.messageId`, `Notice.replyTo`): `<ts>`, `<thread_ts>/<ts>`. */
 interface MessageRef {
   ts: string;
   threadTs?: string;

@@ -45,10 +45,7 @@ export const SAME_DAY_WINDOW_MS = 12 * 60 * 60 * 1000;
 
 /** The `event_type` of the metadata every prompt is posted with (`{ question_id }` its payload). */
 export const PROMPT_EVENT_TYPE = "ask_user_prompt";
-/**
- * A re-sent prompt looks for its earlier post in at most this many history pages of this many messages,
- * posted since the question was stored less the skew (Slack's clock and ours may differ).
- */
+/** A re-sent prompt's earlier post: history pages, messages a page, the clock skew allowed (Slack's and ours). */
 export const EARLIER_POST_PAGES_MAX = 3;
 export const EARLIER_POST_PAGE_LIMIT = 100;
 export const EARLIER_POST_CLOCK_SKEW_MS = 60_000;

@@ -50,10 +50,7 @@ async function react(out: Outbound, channel: string, timestamp: string): Promise
   }
 }
 
-/**
- * Sends a notice. Returns the thread root people reply in (the broker records it, so such a reply
- * routes to the question), or `undefined` when nobody can reply: an ephemeral message, a reaction.
- */
+/** Sends a notice; returns the thread root people reply in, or `undefined` when nobody can reply. */
 export async function sendNotice(out: Outbound, notice: Notice): Promise<DeliveryRef | undefined> {
   const { text, userId, replyTo } = notice;
   const place = await out.where(notice.conversation);

@@ -31,10 +31,7 @@ export interface ModalMetadata {
   c: string;
 }
 
-/**
- * The question again and one required multiline input, filled with the draft's own answer; its
- * `callback_id` is the question's Other… payload, so the submission finds the question by its token.
- */
+/** The question and one input, filled with the draft's own answer; `callback_id` the Other… payload. */
 export function renderOtherModal(
   record: QuestionRecord,
   questionIndex: number,

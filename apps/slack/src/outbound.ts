@@ -119,9 +119,8 @@ export function createOutbound(options: {
   }
 
   /**
-   * Shows a form's changed draft in its message. Then, if the question ended while the edit was on its
-   * way (a Send that won the race on another instance), the summary is edited in again, so that it is
-   * the last edit whatever order Slack got the two in.
+   * Shows a form's changed draft. If the question ended meanwhile (a Send on another instance), the
+   * summary is edited in again: the last edit whatever order Slack got the two in.
    */
   async function refresh(request: RefreshRequest): Promise<void> {
     const { record, delivery } = request;

@@ -10,13 +10,9 @@ const TOKEN = /<([^<>]*)>|:([a-z0-9_+'-]+):(?::skin-tone-([2-6]):)?|&(amp|lt|gt)
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">" };
 
-function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt);/g, (_whole, name: string) => ENTITIES[name] ?? _whole);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
+const decodeEntities = (text: string) =>
+  text.replace(/&(amp|lt|gt);/g, (_, name: string) => ENTITIES[name] ?? "");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** What a link reads as: its label when that is the address as typed (Slack links `x.dev` as `<http://x.dev|x.dev>`). */
 function link(target: string, label: string | undefined): string {

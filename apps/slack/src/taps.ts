@@ -25,9 +25,8 @@ function chosenValues(action: BlockElementAction | undefined): number[] | undefi
 }
 
 /**
- * The selections of our choice groups as the tapper's client shows them (`state.values`, sent with every
- * tap): the `choose` data of each group that has something selected. An empty group is left out: it
- * cannot tell "cleared" from "never touched", and a radio button group cannot be cleared at all.
+ * The selections the tapper's client shows (`state.values`). An empty group is left out: it cannot tell
+ * "cleared" from "never touched", and a radio button group cannot be cleared at all.
  */
 function shownSelections(body: BlockAction): Array<[string, number[]]> {
   const out: Array<[string, number[]]> = [];

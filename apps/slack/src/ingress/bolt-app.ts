@@ -30,11 +30,7 @@ function boltLogger(logger: AskUserLogger): Logger {
   };
 }
 
-/**
- * The plugin app's last middleware: an interactive request nobody answered (another app's button, an
- * old message of a removed listener) is acked once the listeners ran, so that Bolt does not answer 404
- * and the person sees no error. A listener's own ack comes first.
- */
+/** The plugin app's last middleware: a request nobody acked is acked, so the person sees no error. */
 export function acknowledgeTheRest(): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     await args.next();

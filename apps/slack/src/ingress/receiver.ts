@@ -9,7 +9,6 @@ import {
   type BufferedIncomingMessage,
   HTTPResponseAck,
   HTTPModuleFunctions as Http,
-  type Logger,
   type Receiver,
   type ReceiverEvent,
 } from "@slack/bolt";
@@ -20,10 +19,6 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
 export interface WebhookReceiverOptions {
   /** The app's Signing Secret: `SLACK_SIGNING_SECRET`. */
   signingSecret: string;
-  /** Bolt's logger. Default: the app's (`app.logger`). */
-  logger?: Logger;
-  /** How long a request may wait for `ack()` before it is answered 404 (Bolt's default: 3001 ms). */
-  unhandledRequestTimeoutMillis?: number;
 }
 
 /** A Bolt receiver without a port of its own: give it to `new App({ receiver })`, mount `handle`. */
@@ -65,14 +60,14 @@ async function buffered(request: Request): Promise<BufferedIncomingMessage> {
 
 /** Creates the receiver. `start()` and `stop()` open and close nothing: the host serves `handle`. */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const { signingSecret, unhandledRequestTimeoutMillis } = options;
+  const { signingSecret } = options;
   let app: App | undefined;
 
   const handle: WebhookHandler = async (request) => {
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
     const bolt = app;
     if (!bolt) throw new Error("the Slack receiver is not attached to an app: new App({ receiver })");
-    const logger = options.logger ?? bolt.logger;
+    const { logger } = bolt;
     const { res, response } = responseSink();
     let req: BufferedIncomingMessage;
     // biome-ignore lint/suspicious/noExplicitAny: Bolt's parsed bodies are any
@@ -95,7 +90,6 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       const ack = new HTTPResponseAck({
         logger,
         processBeforeResponse: false,
-        ...(unhandledRequestTimeoutMillis === undefined ? {} : { unhandledRequestTimeoutMillis }),
         httpRequest: req as IncomingMessage,
         httpRequestBody: body,
         httpResponse: res,

@@ -53,19 +53,12 @@ export function renderNotice(text: string): SlackMessage {
 const ESCAPED_MENTION = /&lt;@([UW][A-Z0-9]{2,})&gt;/g;
 const ESCAPED_TIME = /&lt;(!date\^\d+\^(?:\{date_short\} )?\{time\}\|[^&<>|]*)&gt;/g;
 
-/**
- * A message only one person sees: escaped like {@link renderNotice}, except that mentions `<@U…>` stay
- * mentions (Slack shows the name, SPEC §5; an ephemeral message notifies nobody) and times stay dates.
- */
+/** A message one person sees: mentions stay mentions (an ephemeral message notifies nobody), times dates. */
 export function renderPrivateNotice(text: string): SlackMessage {
   return { text: renderNotice(text).text.replace(ESCAPED_MENTION, "<@$1>").replace(ESCAPED_TIME, "<$1>") };
 }
 
-/**
- * The summary (core's, SPEC §6) in a section that replaces every block. Who resolved it stays a mention
- * when that is their name (`<@U0ALICE>`: `users.info` gave none); everything else is escaped. Core
- * shortens the longest answer until the escaped summary fits a section.
- */
+/** The summary (core's, shortened until it fits escaped) as the only block; the resolver's own `<@U…>` stays. */
 export function renderSummary(
   record: QuestionRecord,
   options: { channel: string; locale: string },

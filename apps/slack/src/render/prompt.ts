@@ -121,10 +121,8 @@ function buttonBlocks(view: PromptView, cap: Cap): types.KnownBlock[] {
 }
 
 /**
- * One form question: its section (with the draft's own answer), the descriptions in a context when one
- * is longer than an option's, and its radio buttons or checkboxes as the draft says, with Other…. The
- * `block_id` is new in every `version`: Slack's client keeps what a person selected in a block it knows
- * and shows `initial_option(s)` only for a new one.
+ * One form question. The `block_id` is new in every `version`: Slack's client keeps what a person selected
+ * in a block it knows and shows `initial_option(s)` only for a new one.
  */
 function questionBlocks(view: PromptView, question: QuestionView, version: number, cap: Cap) {
   let text = headline(question, cap);
@@ -197,10 +195,7 @@ function draw(view: PromptView, version: number, cap: Cap): SlackMessage {
   return { text: "", blocks };
 }
 
-/**
- * The prompt message of `view`, shortened by core's ladder until it fits. Its `text` (notifications,
- * search, clients without blocks) is the unshortened readable text for a form, `Header: question` for buttons.
- */
+/** The prompt message of `view`, fitted; its `text` (notifications, search) as the README says. */
 export function renderPrompt(view: PromptView, version: number): SlackMessage {
   const fitted = fitView(view, (v) => fitsSlack(draw(v, version, unbounded)));
   const message = draw(fitted, version, exact);
