@@ -50,10 +50,7 @@ export function conversationOf(channelId: string, userId: string, threadTs?: str
 }
 
 /** The thread a message is in (its `thread_ts` when that is not its own `ts`: a parent with replies). */
-export function threadOf(message: {
-  ts?: string | undefined;
-  thread_ts?: string | undefined;
-}): string | undefined {
+export function threadOf(message: { ts?: string | undefined; thread_ts?: string | undefined }) {
   const thread = message.thread_ts;
   return thread !== undefined && thread !== "" && thread !== message.ts ? thread : undefined;
 }

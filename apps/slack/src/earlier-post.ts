@@ -2,9 +2,9 @@
  * No orphan prompt after a crash (issue #20; README "Several instances"): a re-send first looks for the
  * question's earlier post, by its metadata, in the recent history, and adopts it. A failed look-up posts again.
  */
-import { ChannelError, describeError, type QuestionRecord } from "@ask-user/core/channel";
-import type { webApi } from "@slack/bolt";
+import { describeError, type QuestionRecord } from "@ask-user/core/channel";
 import type { Place } from "./conversation.ts";
+import { toChannelError } from "./errors.ts";
 import {
   EARLIER_POST_CLOCK_SKEW_MS,
   EARLIER_POST_PAGE_LIMIT,
@@ -13,7 +13,7 @@ import {
 } from "./limits.ts";
 import type { Outbound } from "./outbound.ts";
 
-type HistoryReader = Pick<Outbound, "name" | "client" | "logger" | "call">;
+type HistoryReader = Pick<Outbound, "name" | "client" | "logger">;
 
 /** The metadata a prompt of `questionId` is posted with. */
 export function promptMetadata(questionId: string) {
@@ -28,45 +28,33 @@ const slackTs = (epochMs: number) => `${Math.max(0, Math.floor(epochMs / 1000))}
 /** `find(place, record)`: the `ts` of the record's earlier post; never throws. A missing scope is logged once. */
 export function createEarlierPosts(out: HistoryReader) {
   let scopeLogged = false;
-  const page = async (place: Place, oldest: string, cursor: string | undefined) => {
-    const { channel, threadTs: ts } = place;
-    const window = {
-      channel,
-      oldest,
-      inclusive: true,
-      limit: EARLIER_POST_PAGE_LIMIT,
-      include_all_metadata: true,
-    };
-    const paged = cursor === undefined ? window : { ...window, cursor };
-    const answer: webApi.ConversationsHistoryResponse | webApi.ConversationsRepliesResponse =
-      ts === undefined
-        ? await out.call("conversations.history", () => out.client.conversations.history(paged))
-        : await out.call("conversations.replies", () => out.client.conversations.replies({ ...paged, ts }));
-    const next = answer.response_metadata?.next_cursor;
-    return {
-      messages: (answer.messages ?? []) as Listed[],
-      next: answer.has_more && next ? next : undefined,
-    };
-  };
-
   return {
     async find(place: Place, record: QuestionRecord): Promise<string | undefined> {
+      const { channel, threadTs: ts } = place;
+      const method = ts === undefined ? "conversations.history" : "conversations.replies";
       const oldest = slackTs(record.createdAt - EARLIER_POST_CLOCK_SKEW_MS);
-      let cursor: string | undefined;
+      const window = {
+        channel,
+        oldest,
+        inclusive: true,
+        limit: EARLIER_POST_PAGE_LIMIT,
+        include_all_metadata: true,
+      };
+      let pages = 0;
       try {
-        for (let pages = 0; pages < EARLIER_POST_PAGES_MAX; pages++) {
-          const { messages, next } = await page(place, oldest, cursor);
-          const found = messages.find(
+        // The WebClient follows `next_cursor`; we stop after a few pages.
+        for await (const page of out.client.paginate(method, ts === undefined ? window : { ...window, ts })) {
+          const found = ((page as { messages?: Listed[] }).messages ?? []).find(
             ({ metadata }) =>
               metadata?.event_type === PROMPT_EVENT_TYPE && metadata.event_payload?.question_id === record.id,
           );
           if (found?.ts) return found.ts;
-          if (next === undefined) return undefined;
-          cursor = next;
+          if (++pages >= EARLIER_POST_PAGES_MAX) break;
         }
         return undefined;
-      } catch (error) {
-        const missingScope = error instanceof ChannelError && error.status === "missing_scope";
+      } catch (thrown) {
+        const error = toChannelError(thrown, method);
+        const missingScope = error.status === "missing_scope";
         if (!missingScope || !scopeLogged) {
           out.logger.warn(
             { channel: out.name, questionId: record.id, err: describeError(error) },

@@ -55,7 +55,7 @@ export function createOutbound(options: {
       throw toChannelError(error, method);
     });
   const idempotent = <T>(method: string, work: () => Promise<T>) => retryIdempotent(() => call(method, work));
-  const earlier = createEarlierPosts({ name, client, logger, call });
+  const earlier = createEarlierPosts({ name, client, logger });
 
   /** Where `conversation` is posted; a conversation that is none throws `AskUserError("invalid_input")`. */
   async function where(conversation: string): Promise<Place> {

@@ -15,14 +15,9 @@ export function mention(userId: string): string {
 }
 
 /** The people directory of one workspace. */
-export interface People {
-  /** The person, from the cache or `users.info`; waits at most `budgetMs` (the answer is cached later). */
-  lookup(userId: string, budgetMs?: number): Promise<Person>;
-  /** The DM channel id with a user (`conversations.open`); throws when Slack refuses. */
-  dm(userId: string): Promise<string>;
-}
+export type People = ReturnType<typeof createPeople>;
 
-export function createPeople(client: webApi.WebClient, now: () => number = Date.now): People {
+export function createPeople(client: webApi.WebClient, now: () => number = Date.now) {
   // A lookup in flight is cached too: a second tap meanwhile waits for the same `users.info`.
   const people = new Map<string, { person: Promise<Person>; at: number }>();
   const dms = new Map<string, string>();
@@ -38,7 +33,8 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
     );
 
   return {
-    async lookup(userId, budgetMs = USER_LOOKUP_BUDGET_MS) {
+    /** The person, from the cache or `users.info`; waits at most `budgetMs` (the answer is cached later). */
+    async lookup(userId: string, budgetMs = USER_LOOKUP_BUDGET_MS): Promise<Person> {
       let cached = people.get(userId);
       if (!cached || now() - cached.at >= USER_CACHE_TTL_MS) {
         cached = { person: fetchPerson(userId), at: now() };
@@ -47,7 +43,8 @@ export function createPeople(client: webApi.WebClient, now: () => number = Date.
       const found = await within(cached.person, budgetMs);
       return found === TIMED_OUT ? { displayName: mention(userId) } : found;
     },
-    async dm(userId) {
+    /** The DM channel id with a user (`conversations.open`); throws when Slack refuses. */
+    async dm(userId: string): Promise<string> {
       const known = dms.get(userId);
       if (known) return known;
       const id = (await client.conversations.open({ users: userId })).channel?.id;

@@ -49,14 +49,10 @@ export async function createBoltApp(config: SlackConfig, logger: AskUserLogger) 
     retryConfig: { ...SLACK_RETRY_POLICY },
     ...(config.apiUrl ? { slackApiUrl: config.apiUrl } : {}),
   };
-  const auth = await new webApi.WebClient(config.botToken, {
-    ...clientOptions,
-    logLevel: LogLevel.ERROR,
-  }).auth
-    .test()
-    .catch((error: unknown) => {
-      throw toChannelError(error, "auth.test");
-    });
+  const probe = new webApi.WebClient(config.botToken, { ...clientOptions, logLevel: LogLevel.ERROR });
+  const auth = await probe.auth.test().catch((error: unknown) => {
+    throw toChannelError(error, "auth.test");
+  });
   const { appToken, signingSecret } = config;
   if (!appToken && !signingSecret) throw new InvalidChannelConfigError("slack", [NO_MODE_PROBLEM]);
   // HTTP mode's receiver logs with the app's logger.
