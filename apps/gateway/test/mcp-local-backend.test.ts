@@ -2,19 +2,10 @@ import { GatewayInputError, QuestionNotFoundError, QuestionNotPendingError } fro
 import { createAskUser, createMemoryStore } from "@ask-user/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLocalBackend } from "../src/local-backend.ts";
+import { deployInput } from "./harness.ts";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const input = {
-  questions: [
-    {
-      id: "deploy_target",
-      header: "Deploy",
-      question: "Where should I deploy?",
-      options: [{ label: "Staging" }, { label: "Production" }],
-    },
-  ],
-  timeoutSeconds: 600,
-};
+const input = { ...deployInput, timeoutSeconds: 600 };
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
