@@ -43,17 +43,14 @@ const context = (...texts: string[]): types.KnownBlock => ({
   elements: texts.map((text) => ({ type: "mrkdwn", text })),
 });
 
-function forLine(view: PromptView): types.KnownBlock[] {
-  const text = forText(view);
-  return text === undefined ? [] : [section(text)];
-}
+const forLine = (view: Frame) =>
+  [forText(view)].flatMap((text) => (text === undefined ? [] : [section(text)]));
 
 /** Native buttons for a lone single-select question (the broker's); "For …" (`promptAudience`). */
 type ViewOptions = { buttons: boolean; forName?: string | undefined };
 
 /** Slack's view of a record: a form when every question fits one group (10 options), all shown at once. */
-export function slackView(record: QuestionRecord, options: ViewOptions): PromptView {
-  const { buttons, forName } = options;
+export function slackView(record: QuestionRecord, { buttons, forName }: ViewOptions): PromptView {
   return buildPromptView(record, { buttons, forName, forms: { maxOptions: CHOICE_OPTIONS_MAX }, shown: 0 });
 }
 
