@@ -16,11 +16,13 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { type GatewayProcess, kill9, startGatewayProcess } from "@ask-user/gateway/testing";
+import { rssBytes } from "./machine.ts";
+import { agent, dropIdleSockets, failed, failures, pool, send, waitFor } from "./mcp-http.ts";
+import { percentile } from "./stats.ts";
 
 const RAISED = "ASK_USER_BENCH_NOFILE_RAISED";
 const ANSWERING_CLIENTS = 16;
@@ -97,71 +99,6 @@ const input = {
   ],
   timeoutSeconds: 3600,
 };
-const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-
-/**
- * Closes the agent's idle sockets. Call it after a pause (a memory reading takes seconds): the
- * gateway closes a socket idle for 5 s, and a request sent on it just then fails with ECONNRESET.
- */
-function dropIdleSockets(): void {
-  for (const sockets of Object.values(agent.freeSockets))
-    for (const socket of sockets ?? []) socket.destroy();
-}
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One HTTP request; `onData` sees the body as it streams (an SSE response stays open). */
-function send(
-  url: string,
-  method: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-  onData?: (chunk: string) => void,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, agent, headers: { "content-type": "application/json", ...headers } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          text += chunk;
-          onData?.(chunk);
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-/** Runs `work(i)` for i < count with `concurrency` callers. */
-async function pool(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(count, concurrency) }, async () => {
-      while (next < count) await work(next++);
-    }),
-  );
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
-}
-
 /** The gateway's memory at one moment: V8 heap in use after a full GC, and RSS. */
 interface Reading {
   heap: number;
@@ -185,7 +122,7 @@ async function measure(gateway: GatewayProcess, label: string): Promise<Reading>
   let rss = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 5; i++) {
     await new Promise((resolve) => setTimeout(resolve, 400));
-    rss = Math.min(rss, rssOf(pid));
+    rss = Math.min(rss, rssBytes(pid));
   }
   dropIdleSockets();
   return { heap: read.heap, rss, ...(read.pauses ? { pauses: read.pauses } : {}) };
@@ -194,22 +131,6 @@ async function measure(gateway: GatewayProcess, label: string): Promise<Reading>
 /** (b - a) / count, per field. */
 function per(a: Reading, b: Reading, count: number): Reading {
   return { heap: (b.heap - a.heap) / count, rss: (b.rss - a.rss) / count };
-}
-
-async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Reports the first failure of a kind and counts the rest (ten thousand identical stacks say nothing). */
-const failures = new Map<string, number>();
-function failed(kind: string, error: unknown): void {
-  const seen = failures.get(kind) ?? 0;
-  failures.set(kind, seen + 1);
-  if (seen === 0) console.error(`${kind} failed:`, error);
 }
 
 async function startGateway(): Promise<GatewayProcess> {
