@@ -91,6 +91,9 @@ describe("web panel: installable, offline shell and push", { timeout: 40_000 }, 
     await page.getByText("Can't reach the gateway").waitFor({ timeout: 10_000 });
     await page.getByText("Reconnecting…").waitFor();
     expect(await page.locator("h1").textContent()).toBe("ask-user");
+    // What waits is unknown while offline: the panel does not say "Nothing is waiting".
+    expect(await page.getByText("Questions show here again once the gateway answers.").count()).toBe(1);
+    expect(await page.getByText("Nothing is waiting").count()).toBe(0);
   });
 
   it("shows a pushed question as a notification from the service worker (a push delivered over the DevTools protocol)", async () => {

@@ -272,7 +272,9 @@ export function App({ strings, token, storage }: AppProps) {
         ) : null}
         {current && !collapsed ? null : (
           <div class="composer">
-            <span class="composer-text">{current ? web.collapsedHint : web.idle}</span>
+            <span class="composer-text">
+              {current ? web.collapsedHint : connection === "reconnecting" ? web.idleOffline : web.idle}
+            </span>
           </div>
         )}
       </footer>

@@ -65,6 +65,8 @@ export interface WebMessages {
   chooseSeveral: string;
   keyHint: string;
   idle: string;
+  /** Instead of {@link idle} while the gateway can't be reached: what waits is unknown, not nothing. */
+  idleOffline: string;
   collapsedHint: string;
   newQuestion: (header: string) => string;
   closedElsewhere: (summary: string) => string;
@@ -136,6 +138,7 @@ const en: WebMessages = {
   chooseSeveral: "Choose one or more",
   keyHint: "Keys: a number chooses · Space toggles · ↑↓ move · Enter confirms · Esc collapses",
   idle: "Nothing is waiting. A new question opens here.",
+  idleOffline: "Questions show here again once the gateway answers.",
   collapsedHint: "Open the bar above to answer.",
   newQuestion: (header) => `New question: ${header}`,
   closedElsewhere: (summary) => `Closed: ${summary}`,
@@ -216,6 +219,7 @@ const de: WebMessages = {
   chooseSeveral: "Wähle eine oder mehrere",
   keyHint: "Tasten: eine Zahl wählt · Leertaste schaltet um · ↑↓ bewegen · Enter bestätigt · Esc klappt ein",
   idle: "Nichts wartet. Eine neue Frage öffnet sich hier.",
+  idleOffline: "Fragen erscheinen hier wieder, sobald das Gateway antwortet.",
   collapsedHint: "Öffne die Leiste oben, um zu antworten.",
   newQuestion: (header) => `Neue Frage: ${header}`,
   closedElsewhere: (summary) => `Geschlossen: ${summary}`,
