@@ -14,6 +14,29 @@ import { tempPaths } from "./temp.ts";
 const run = promisify(execFile);
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/**
+ * A writer that holds every group it is sent until the test answers it (`answers`, in order), each
+ * write succeeding; `groups` has each group's size.
+ */
+function heldRunner(pipeline: number): { runner: GroupRunner; answers: (() => void)[]; groups: number[] } {
+  const answers: (() => void)[] = [];
+  const groups: number[] = [];
+  const runner: GroupRunner = {
+    pipeline,
+    run: (ops) =>
+      new Promise<GroupResult>((resolve) => {
+        groups.push(ops.length);
+        const outcomes = ops.map(() => ({ ok: true as const, value: true }));
+        answers.push(() =>
+          resolve({ ok: true, outcomes, stats: { writes: 0, transactions: 0, largestGroup: 0 } }),
+        );
+      }),
+    busy: () => undefined,
+    close: async () => undefined,
+  };
+  return { runner, answers, groups };
+}
 const HOLD_MS = 3_000;
 
 const tempPath = tempPaths();
@@ -96,19 +119,7 @@ describe("group commit", () => {
 
   it("sends groups to a pipelined writer as they form, and to the others one at a time", async () => {
     const sentWhileBusy = async (pipeline: number) => {
-      const answers: (() => void)[] = [];
-      const runner: GroupRunner = {
-        pipeline,
-        run: (ops) =>
-          new Promise<GroupResult>((resolve) => {
-            const outcomes = ops.map(() => ({ ok: true as const, value: true }));
-            answers.push(() =>
-              resolve({ ok: true, outcomes, stats: { writes: 0, transactions: 0, largestGroup: 0 } }),
-            );
-          }),
-        busy: () => undefined,
-        close: async () => undefined,
-      };
+      const { runner, answers } = heldRunner(pipeline);
       const commit = createGroupCommit(runner, 512);
       const settled: number[] = [];
       const writes: Promise<number>[] = [];
@@ -131,21 +142,7 @@ describe("group commit", () => {
   });
 
   it("while a group is in flight, sends the writes of one pass of the event loop as one group", async () => {
-    const groups: number[] = [];
-    const answers: (() => void)[] = [];
-    const runner: GroupRunner = {
-      pipeline: 64,
-      run: (ops) =>
-        new Promise<GroupResult>((resolve) => {
-          groups.push(ops.length);
-          const outcomes = ops.map(() => ({ ok: true as const, value: true }));
-          answers.push(() =>
-            resolve({ ok: true, outcomes, stats: { writes: 0, transactions: 0, largestGroup: 0 } }),
-          );
-        }),
-      busy: () => undefined,
-      close: async () => undefined,
-    };
+    const { runner, answers, groups } = heldRunner(64);
     const commit = createGroupCommit(runner, 512);
     const write = (holder: string) => commit.write({ kind: "release", name: "l", holder }, () => holder);
     const first = write("first"); // the writer is free: sent at once
