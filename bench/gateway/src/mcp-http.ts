@@ -1,7 +1,7 @@
 /**
  * The HTTP side of `mcp-waiters.ts`: one keep-alive agent for thousands of open requests, a request
- * that streams its body (an SSE response stays open), a bounded pool of callers, a bounded wait, and
- * failures reported once per kind.
+ * that streams its body (an SSE response stays open), a bounded wait, and failures reported once per
+ * kind.
  */
 import { Agent, request } from "node:http";
 
@@ -48,20 +48,6 @@ export function send(
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
-}
-
-/** Runs `work(i)` for i < count with `concurrency` callers. */
-export async function pool(
-  count: number,
-  concurrency: number,
-  work: (i: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(count, concurrency) }, async () => {
-      while (next < count) await work(next++);
-    }),
-  );
 }
 
 /** Polls `done` every 50 ms until it holds; throws after `timeoutMs`. */

@@ -22,12 +22,21 @@ export async function rate(
   concurrency: number,
   work: (i: number) => Promise<void>,
 ): Promise<number> {
-  let next = 0;
   const start = performance.now();
+  await pool(count, concurrency, work);
+  return count / ((performance.now() - start) / 1000);
+}
+
+/** Runs `work(i)` for i < count with `concurrency` callers. */
+export async function pool(
+  count: number,
+  concurrency: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: Math.min(count, concurrency) }, async () => {
       while (next < count) await work(next++);
     }),
   );
-  return count / ((performance.now() - start) / 1000);
 }
