@@ -131,4 +131,25 @@ describe("createBackground", () => {
       /withinMs must be 0 or more/,
     );
   });
+
+  it("with no bound (Infinity) waits for the work, however long, and is never late", async () => {
+    const handled = createBackground({
+      withinMs: Number.POSITIVE_INFINITY,
+      logger: recordingLogger(),
+      channel: "chat",
+    });
+    const slow = gate<string>();
+    let outcome: unknown;
+    const running = handled
+      .run(() => slow.promise)
+      .then((value) => {
+        outcome = value;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a timer of Infinity would have fired by now
+    expect(outcome).toBeUndefined();
+    slow.resolve("done");
+    await running;
+    expect(outcome).toEqual({ kind: "done", value: "done" });
+    expect(await handled.settled()).toBe(true);
+  });
 });

@@ -42,9 +42,6 @@ export interface Background {
   settled(waitMs?: number): Promise<boolean>;
 }
 
-/** The longest a timer can wait (Node fires a longer one at once). */
-const TIMER_MAX_MS = 2_147_483_647;
-
 /**
  * A place to run work that must answer a platform in time (see the module comment).
  *
@@ -77,8 +74,6 @@ export function createBackground(options: BackgroundOptions): Background {
     async run<T>(work: () => Promise<T>): Promise<WithinOutcome<T>> {
       if (late.size >= max) return { kind: "busy" };
       const running = work();
-      if (!Number.isFinite(withinMs) || withinMs > TIMER_MAX_MS)
-        return { kind: "done", value: await running };
       const value = await within(running, withinMs);
       if (value !== TIMED_OUT) return { kind: "done", value };
       track(running);
@@ -90,14 +85,14 @@ export function createBackground(options: BackgroundOptions): Background {
     },
 
     async settled(waitMs = Number.POSITIVE_INFINITY) {
-      const bounded = Number.isFinite(waitMs) && waitMs <= TIMER_MAX_MS;
       const stop = new AbortController();
-      const timeUp = bounded ? pause(waitMs, stop.signal, { unref: true }).then(() => false) : undefined;
+      // An unbounded pause (Infinity) ends only when `stop` aborts it below.
+      const timeUp = pause(waitMs, stop.signal, { unref: true }).then(() => false);
       try {
         // Works that turn late while waiting are waited for too, until the time is up.
         while (late.size > 0) {
           const all = Promise.all(late).then(() => true);
-          if (!(await (timeUp ? Promise.race([all, timeUp]) : all))) return false;
+          if (!(await Promise.race([all, timeUp]))) return false;
         }
         return true;
       } finally {
