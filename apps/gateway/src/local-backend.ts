@@ -8,7 +8,7 @@ import {
   toPublicQuestion,
 } from "@ask-user/core";
 import type { QuestionBackend } from "./backend.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, questionPage } from "./cursor.ts";
 import { parseCreate } from "./http/parse.ts";
 import { HttpError } from "./http/respond.ts";
 import { createEndWaiters } from "./mcp/end-waiters.ts";
@@ -69,14 +69,7 @@ export function createLocalBackend(
       const filter: QuestionFilter = {};
       if (status !== undefined) filter.status = status;
       if (runId !== undefined) filter.runId = runId;
-      const size = Math.max(1, Math.min(limit, 500));
-      const records = await broker.list(filter, after ? { limit: size + 1, after } : { limit: size + 1 });
-      const page = records.slice(0, size);
-      const last = page.at(-1);
-      return {
-        questions: page.map(toPublicQuestion),
-        ...(records.length > size && last ? { nextCursor: encodeCursor(last) } : {}),
-      };
+      return questionPage(broker, filter, after, Math.max(1, Math.min(limit, 500)));
     },
     async cancel(id, cancelOptions = {}) {
       const outcome = await broker.cancel(id, { channel: "mcp", userId: "agent" });

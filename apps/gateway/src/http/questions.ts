@@ -8,8 +8,7 @@ import {
   toPublicQuestion,
 } from "@ask-user/core";
 import type { Context, Hono } from "hono";
-import type { QuestionList } from "../api.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { decodeCursor, questionPage } from "../cursor.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
 import { actorOf, parseCreate, stageIssues } from "./parse.ts";
@@ -87,12 +86,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     if (status !== undefined) filter.status = status as QuestionStatus;
     const runId = c.req.query("runId");
     if (runId !== undefined) filter.runId = runId;
-    const records = await ctx.broker.list(filter, after ? { limit: limit + 1, after } : { limit: limit + 1 });
-    const page = records.slice(0, limit);
-    const last = page.at(-1);
-    const body: QuestionList = { questions: page.map(toPublicQuestion) };
-    if (records.length > limit && last) body.nextCursor = encodeCursor(last);
-    return sendJson(c, 200, body);
+    return sendJson(c, 200, await questionPage(ctx.broker, filter, after, limit));
   });
 
   /** `?wait=SECONDS`: long-polls while the question is pending; the client going away ends the wait. */
