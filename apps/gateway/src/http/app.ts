@@ -6,7 +6,16 @@ import type { PushService } from "../push/service.ts";
 import { finishUnreadBody, MAX_DRAIN_BYTES, MAX_DRAIN_MS } from "./drain.ts";
 import type { GatewayEnv, WebhookHandler } from "./env.ts";
 import type { EventStream } from "./events.ts";
-import { bearerAuth, bodyGuard, drainGuard, hostGuard, MAX_BODY_BYTES, originGuard } from "./guards.ts";
+import {
+  authCheck,
+  bodyGuard,
+  type Check,
+  checked,
+  drainCheck,
+  hostCheck,
+  MAX_BODY_BYTES,
+  originCheck,
+} from "./guards.ts";
 import { MCP_PATH, type McpMount, mountMcp, mountReplyInbound, mountWebhooks } from "./inbound.ts";
 import { mountQuestionRoutes } from "./questions.ts";
 import { errorHandler, notFound, sendJson } from "./respond.ts";
@@ -62,6 +71,34 @@ export interface HttpAppOptions {
   metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Web Push (`/v1/push/key`, `/v1/push/subscriptions`). Undefined: no such routes. */
   push?: PushService;
+  /**
+   * Serve `POST /v1/questions` and `POST /v1/questions/:id/answer` through the fast lane in front of
+   * the app when every check admits them (`fast-lane.ts`). Default true; false sends them through the
+   * app like every other request (the bench compares the two).
+   */
+  fastLane?: boolean;
+}
+
+/**
+ * The checks before routing, built once: the app's middleware runs them in this order, and so does
+ * the fast lane, so both take and refuse the same requests.
+ */
+export interface GatewayChecks {
+  host: Check;
+  origin: Check;
+  auth: Check;
+  drain: Check;
+  maxBodyBytes: number;
+}
+
+export function gatewayChecks(options: HttpAppOptions, draining: () => boolean): GatewayChecks {
+  return {
+    host: hostCheck(options.allowedHosts),
+    origin: originCheck,
+    auth: authCheck(options.token),
+    drain: drainCheck(draining),
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+  };
 }
 
 /**
@@ -78,8 +115,9 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(
   options: HttpAppOptions,
-  state: { events: EventStream; draining: () => boolean },
+  state: { events: EventStream; draining: () => boolean; checks?: GatewayChecks },
 ): Hono<GatewayEnv> {
+  const checks = state.checks ?? gatewayChecks(options, state.draining);
   const app = new Hono<GatewayEnv>();
   const web = createStaticSite(options.webRoot);
 
@@ -89,12 +127,12 @@ export function createHttpApp(
       maxMs: options.maxDrainMs ?? MAX_DRAIN_MS,
     }),
   );
-  app.use(hostGuard(options.allowedHosts));
-  app.use(originGuard());
-  app.use(bearerAuth(options.token));
+  app.use(checked(checks.host));
+  app.use(checked(checks.origin));
+  app.use(checked(checks.auth));
   app.use(routeGuard(app, new Set([MCP_PATH])));
-  app.use(drainGuard(state.draining));
-  app.use(bodyGuard(options.maxBodyBytes ?? MAX_BODY_BYTES));
+  app.use(checked(checks.drain));
+  app.use(bodyGuard(checks.maxBodyBytes));
 
   app.get("/healthz", (c) => {
     const body = { ok: true, draining: state.draining(), ...options.health?.() };

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type GatewayEnv, isOpenPath, isWebhookPath, STATE_CHANGING } from "./env.ts";
 import { HttpError } from "./respond.ts";
 
@@ -15,17 +15,49 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const REALM = 'Bearer realm="ask-user"';
 
 /**
+ * What the checks read of a request: its method, path (no query), a header by lower-case name and a
+ * query parameter. Hono's context gives it (`headOf`), and so does a node request (the fast lane).
+ */
+export interface RequestHead {
+  readonly method: string;
+  readonly path: string;
+  header(name: string): string | undefined;
+  query(name: string): string | undefined;
+}
+
+/** One rule: returns when the request may go on, throws the {@link HttpError} that refuses it. */
+export type Check = (head: RequestHead) => void;
+
+/** A Hono context as a {@link RequestHead}. */
+export function headOf(c: Context<GatewayEnv>): RequestHead {
+  return {
+    method: c.req.method,
+    path: c.req.path,
+    header: (name) => c.req.header(name),
+    query: (name) => c.req.query(name),
+  };
+}
+
+/** A check as the app's middleware. */
+export function checked(check: Check): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    check(headOf(c));
+    return next();
+  };
+}
+
+/**
  * Refuses requests whose `Host` names another site: a web page whose name re-resolves to 127.0.0.1
  * still sends its own name. `allowed` undefined: no check (a token guards the gateway). The platforms'
  * webhooks are outside it: they come through public names and authenticate themselves.
  */
-export function hostGuard(allowed: ReadonlySet<string> | undefined): MiddlewareHandler<GatewayEnv> {
+export function hostCheck(allowed: ReadonlySet<string> | undefined): Check {
   // Every request of a client sends the same Host: the last one's verdict saves parsing it again.
   let lastHost: string | undefined;
-  return async (c, next) => {
-    if (allowed === undefined || isWebhookPath(c.req.path)) return next();
-    const host = c.req.header("host");
-    if (host !== undefined && host === lastHost) return next();
+  return (head) => {
+    if (allowed === undefined || isWebhookPath(head.path)) return;
+    const host = head.header("host");
+    if (host !== undefined && host === lastHost) return;
     let hostname: string | undefined;
     try {
       hostname = host ? new URL(`http://${host}`).hostname.toLowerCase() : undefined;
@@ -34,7 +66,7 @@ export function hostGuard(allowed: ReadonlySet<string> | undefined): MiddlewareH
     }
     if (hostname !== undefined && allowed.has(hostname)) {
       lastHost = host;
-      return next();
+      return;
     }
     throw new HttpError(
       403,
@@ -61,23 +93,20 @@ function hostOf(value: string, scheme = "http:"): string | undefined {
  * or an `Origin` that is not the gateway's own (`null` included). The own origin is the request's
  * `Host` (the scheme may differ behind a TLS proxy). Clients that are not browsers send neither header.
  */
-export function originGuard(): MiddlewareHandler<GatewayEnv> {
-  return async (c, next) => {
-    if (!STATE_CHANGING.has(c.req.method)) return next();
-    const site = c.req.header("sec-fetch-site");
-    if (site === "cross-site" || site === "same-site") {
-      throw forbiddenOrigin(`the browser says the request comes from a ${site} page`);
+export const originCheck: Check = (head) => {
+  if (!STATE_CHANGING.has(head.method)) return;
+  const site = head.header("sec-fetch-site");
+  if (site === "cross-site" || site === "same-site") {
+    throw forbiddenOrigin(`the browser says the request comes from a ${site} page`);
+  }
+  const origin = head.header("origin");
+  if (origin !== undefined) {
+    const own = hostOf(head.header("host") ?? "");
+    if (own === undefined || hostOf(origin) !== own) {
+      throw forbiddenOrigin(`it comes from ${JSON.stringify(origin)}, not from this gateway's own page`);
     }
-    const origin = c.req.header("origin");
-    if (origin !== undefined) {
-      const own = hostOf(c.req.header("host") ?? "");
-      if (own === undefined || hostOf(origin) !== own) {
-        throw forbiddenOrigin(`it comes from ${JSON.stringify(origin)}, not from this gateway's own page`);
-      }
-    }
-    return next();
-  };
-}
+  }
+};
 
 function forbiddenOrigin(why: string): HttpError {
   return new HttpError(
@@ -99,17 +128,17 @@ function sameSecret(given: string, expected: string): boolean {
  * (the panel's files, `/healthz`) and the webhooks. `?token=` is taken on `GET /v1/events` only, which
  * EventSource can't give headers; anywhere else it would end up in logs and shell history for nothing.
  */
-export function bearerAuth(token: string | undefined): MiddlewareHandler<GatewayEnv> {
-  return async (c, next) => {
-    const path = c.req.path;
-    if (token === undefined || isOpenPath(path) || isWebhookPath(path)) return next();
-    const header = c.req.header("authorization");
+export function authCheck(token: string | undefined): Check {
+  return (head) => {
+    const path = head.path;
+    if (token === undefined || isOpenPath(path) || isWebhookPath(path)) return;
+    const header = head.header("authorization");
     let given: string | undefined;
     if (header !== undefined) given = /^Bearer +(\S+) *$/i.exec(header)?.[1];
-    else if (c.req.method === "GET" && path === "/v1/events") given = c.req.query("token");
+    else if (head.method === "GET" && path === "/v1/events") given = head.query("token");
     if (given === undefined || given === "") {
       const message =
-        header === undefined && c.req.query("token") !== undefined
+        header === undefined && head.query("token") !== undefined
           ? "?token= is accepted only on GET /v1/events (EventSource can't send headers): send Authorization: Bearer <ASK_USER_TOKEN>."
           : "This gateway needs a token: send Authorization: Bearer <ASK_USER_TOKEN>.";
       throw new HttpError(401, "unauthorized", message, undefined, { "www-authenticate": REALM });
@@ -119,16 +148,13 @@ export function bearerAuth(token: string | undefined): MiddlewareHandler<Gateway
         "www-authenticate": `${REALM}, error="invalid_token"`,
       });
     }
-    return next();
   };
 }
 
 /** While the gateway drains, requests that would start something are refused (MCP refuses on its own). */
-export function drainGuard(draining: () => boolean): MiddlewareHandler<GatewayEnv> {
-  return async (c, next) => {
-    if (!draining() || c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/mcp") {
-      return next();
-    }
+export function drainCheck(draining: () => boolean): Check {
+  return (head) => {
+    if (!draining() || head.method === "GET" || head.method === "HEAD" || head.path === "/mcp") return;
     const message = "The gateway is shutting down; try again in a moment.";
     throw new HttpError(503, "shutting_down", message, undefined, { "retry-after": "5" });
   };
@@ -146,15 +172,37 @@ function isJson(type: string): boolean {
 }
 
 /**
+ * The headers' part of the body rule, for a state-changing request: its body — or its `Content-Type` —
+ * must be JSON (415 otherwise): that is what refuses an HTML form and a `no-cors` fetch, which can't
+ * send JSON. The webhooks are exempt from the type (Slack's interactivity is form-encoded) but not from
+ * the size: a `Content-Length` over `maxBytes` is a 413 before anything is read.
+ */
+export function checkBodyHead(head: RequestHead, hasBody: boolean, maxBytes: number): void {
+  const type = head.header("content-type");
+  if (!isWebhookPath(head.path) && (hasBody || type !== undefined) && !isJson(type ?? "")) {
+    const sent = type === undefined ? "no Content-Type" : `Content-Type: ${type}`;
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `Send JSON with Content-Type: application/json (this request has ${sent}).`,
+    );
+  }
+  const length = head.header("content-length");
+  if (length !== undefined && Number(length) > maxBytes) throw tooLarge(maxBytes);
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
+}
+
+/**
  * Reads the body of a state-changing request once, at most `maxBytes` (413 beyond, whether or not a
- * `Content-Length` was sent), into `c.var.body`. A body — or a `Content-Type` — must be JSON (415
- * otherwise): that is what refuses an HTML form and a `no-cors` fetch, which can't send JSON. The
- * webhooks are exempt from the type (Slack's interactivity is form-encoded) but not from the size.
+ * `Content-Length` was sent), into `c.var.body`, after {@link checkBodyHead}.
  */
 export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<GatewayEnv> {
+  const refuse = () => tooLarge(maxBytes);
   return async (c, next) => {
     if (!STATE_CHANGING.has(c.req.method)) return next();
-    const type = c.req.header("content-type");
     const length = c.req.header("content-length");
     // On Node the headers say whether a body follows (HTTP/1.1 needs one of the two); a request made
     // without a socket (`app.request`, another runtime) says so itself.
@@ -165,30 +213,20 @@ export function bodyGuard(maxBytes: number = MAX_BODY_BYTES): MiddlewareHandler<
       : length !== undefined
         ? length.trim() !== "0"
         : c.req.raw.body !== null;
-    if (!isWebhookPath(c.req.path) && (hasBody || type !== undefined) && !isJson(type ?? "")) {
-      const sent = type === undefined ? "no Content-Type" : `Content-Type: ${type}`;
-      throw new HttpError(
-        415,
-        "unsupported_media_type",
-        `Send JSON with Content-Type: application/json (this request has ${sent}).`,
-      );
-    }
-    if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
+    checkBodyHead(headOf(c), hasBody, maxBytes);
     // On Node, read the socket's stream itself: asking `c.req.raw` for its body would make the adapter
     // build a full web Request and ReadableStream per request (about a tenth of the gateway's CPU).
     if (!hasBody) c.set("body", EMPTY);
-    else if (incoming) c.set("body", await readIncoming(incoming, maxBytes, tooLarge));
-    else c.set("body", await readLimited(c.req.raw, maxBytes, tooLarge));
+    else if (incoming) c.set("body", await readIncoming(incoming, maxBytes, refuse));
+    else c.set("body", await readLimited(c.req.raw, maxBytes, refuse));
     return next();
   };
-  function tooLarge(): HttpError {
-    return new HttpError(413, "body_too_large", `The request body is larger than ${maxBytes} bytes.`);
-  }
 }
 
 const EMPTY = new Uint8Array();
 
-function readIncoming(
+/** Reads `incoming` whole, at most `maxBytes` (rejects with `tooLarge()` beyond, reading the rest). */
+export function readIncoming(
   incoming: IncomingMessage,
   maxBytes: number,
   tooLarge: () => Error,

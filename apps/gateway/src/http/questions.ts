@@ -12,7 +12,7 @@ import { decodeCursor, questionPage } from "../cursor.ts";
 import { waitWhilePending } from "../wait.ts";
 import type { GatewayEnv } from "./env.ts";
 import { actorOf, parseCreate, stageIssues } from "./parse.ts";
-import { HttpError, readObject, sendJson } from "./respond.ts";
+import { HttpError, type JsonReply, readObject, reply, sendJson } from "./respond.ts";
 
 /** What the question routes need. */
 export interface QuestionRoutesContext {
@@ -30,6 +30,7 @@ const MAX_PAGE = 500;
 const MAX_WAIT_SECONDS = 300;
 /** Question ids as the broker makes them; anything else is an unknown path. */
 const ID = ":id{[A-Za-z0-9_-]{1,64}}";
+const ANSWER_PATH = `/v1/questions/${ID}/answer`;
 
 function inputError(error: unknown): never {
   if (error instanceof InvalidAskUserInputError) {
@@ -39,10 +40,50 @@ function inputError(error: unknown): never {
 }
 
 function transitionResult(c: C, outcome: TransitionOutcome, invalid = "invalid_answers"): Response {
-  if (outcome.ok) return sendJson(c, 200, toPublicQuestion(outcome.record));
+  return reply(c, transitionReply(outcome, invalid));
+}
+
+function transitionReply(outcome: TransitionOutcome, invalid = "invalid_answers"): JsonReply {
+  if (outcome.ok) return { status: 200, body: toPublicQuestion(outcome.record) };
   if (outcome.reason === "unknown") throw new HttpError(404, "not_found", outcome.message);
   if (outcome.reason === "invalid") throw new HttpError(422, invalid, outcome.message, outcome.issues);
   throw new HttpError(409, outcome.reason, outcome.message);
+}
+
+/**
+ * The two routes an agent's cycle goes through (create, then answer), as functions of a parsed body:
+ * the app's routes call them, and so does the fast lane in front of the app (`fast-lane.ts`).
+ */
+export interface HotRoutes {
+  /** `POST /v1/questions`: create and deliver; 201 with the question. */
+  create(body: Record<string, unknown>): Promise<JsonReply>;
+  /** `POST /v1/questions/:id/answer` with `{ answers, surface?, name? }`. */
+  answer(id: string, body: Record<string, unknown>): Promise<JsonReply>;
+}
+
+/** The hot routes over `ctx`. */
+export function hotRoutes(ctx: QuestionRoutesContext): HotRoutes {
+  return {
+    async create(body) {
+      const { input, options } = parseCreate(body, { target: ctx.defaultTarget, channels: ctx.channels });
+      const record = await ctx.broker.create(input, options).catch(inputError);
+      return { status: 201, body: toPublicQuestion(record) };
+    },
+    async answer(id, body) {
+      if (body.answers === undefined) {
+        // An unknown question is a 404 before the missing field; a known one is told what to send.
+        if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
+        throw new HttpError(422, "invalid_answers", 'Send { "answers": { "<question id>": ["<value>"] } }.', [
+          { path: "answers", message: "answers is required." },
+        ]);
+      }
+      // The broker reads the question itself: no read of our own before it (one store read per answer).
+      const outcome = await ctx.broker.answer(id, body.answers, actorOf(body));
+      if (!outcome.ok && outcome.reason === "unknown")
+        throw new HttpError(404, "not_found", `No question with id ${id}.`);
+      return transitionReply(outcome);
+    },
+  };
 }
 
 /**
@@ -50,14 +91,9 @@ function transitionResult(c: C, outcome: TransitionOutcome, invalid = "invalid_a
  * create-and-wait. Bodies were read and checked (JSON, size) by the app's middleware.
  */
 export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesContext): void {
-  const create = (c: C) => parseCreate(readObject(c), { target: ctx.defaultTarget, channels: ctx.channels });
+  const hot = hotRoutes(ctx);
 
-  /** Create and deliver; 201 with the question. */
-  app.post("/v1/questions", async (c) => {
-    const { input, options } = create(c);
-    const record = await ctx.broker.create(input, options).catch(inputError);
-    return sendJson(c, 201, toPublicQuestion(record));
-  });
+  app.post("/v1/questions", async (c) => reply(c, await hot.create(readObject(c))));
 
   /**
    * `?status=&runId=&limit=&cursor=`: one page, oldest first (default 100, at most 500), with
@@ -103,23 +139,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
     return sendJson(c, 200, toPublicQuestion(record));
   });
 
-  /** `{ answers, surface?, name? }`. */
-  app.post(`/v1/questions/${ID}/answer`, async (c) => {
-    const id = c.req.param("id");
-    const body = readObject(c);
-    if (body.answers === undefined) {
-      // An unknown question is a 404 before the missing field; a known one is told what to send.
-      if (!(await ctx.broker.get(id))) throw new HttpError(404, "not_found", `No question with id ${id}.`);
-      throw new HttpError(422, "invalid_answers", 'Send { "answers": { "<question id>": ["<value>"] } }.', [
-        { path: "answers", message: "answers is required." },
-      ]);
-    }
-    // The broker reads the question itself: no read of our own before it (one store read per answer).
-    const outcome = await ctx.broker.answer(id, body.answers, actorOf(body));
-    if (!outcome.ok && outcome.reason === "unknown")
-      throw new HttpError(404, "not_found", `No question with id ${id}.`);
-    return transitionResult(c, outcome);
-  });
+  app.post(ANSWER_PATH, async (c) => reply(c, await hot.answer(c.req.param("id"), readObject(c))));
 
   /**
    * `{ question, values, surface?, name? }`: stages one question's values in the shared draft (the one
@@ -156,7 +176,10 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
    * while the prompt is still being delivered.
    */
   app.post("/v1/ask", async (c) => {
-    const { input, options } = create(c);
+    const { input, options } = parseCreate(readObject(c), {
+      target: ctx.defaultTarget,
+      channels: ctx.channels,
+    });
     const signal = c.req.raw.signal;
     const result = await ctx.broker.ask(input, { ...options, signal }).catch(inputError);
     return sendJson(c, 200, result);

@@ -27,7 +27,10 @@ export class HttpError extends AskUserError {
   }
 }
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+export const JSON_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+};
 
 /**
  * A JSON response that no cache keeps. Built as a plain `Response` with a plain header object (the node
@@ -49,9 +52,7 @@ export function sendJson(
 
 /** The JSON error response of an {@link HttpError}. */
 export function sendError(c: Context, error: HttpError): Response {
-  const body: ApiErrorBody = { error: { code: error.reason, message: error.message } };
-  if (error.issues) body.error.issues = error.issues;
-  return sendJson(c, error.status, body, error.headers);
+  return reply(c, errorReply(error));
 }
 
 const CODES: Partial<Record<number, string>> = {
@@ -64,28 +65,49 @@ const CODES: Partial<Record<number, string>> = {
   415: "unsupported_media_type",
 };
 
+/** A JSON answer before it is written: status, body and extra headers. */
+export interface JsonReply {
+  status: ContentfulStatusCode;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The JSON reply of an {@link HttpError}. */
+export function errorReply(error: HttpError): JsonReply {
+  const body: ApiErrorBody = { error: { code: error.reason, message: error.message } };
+  if (error.issues) body.error.issues = error.issues;
+  return error.headers
+    ? { status: error.status, body, headers: error.headers }
+    : { status: error.status, body };
+}
+
 /**
  * The app's one error mapping: an {@link HttpError} (or Hono's own `HTTPException`) is its JSON error; a
  * store or broker that is closing is a 503; anything else is a bug, logged once with the request and
  * answered with a 500 that leaks nothing.
  */
+export function failureReply(error: Error, logger: Logger, method: string, path: string): JsonReply {
+  if (error instanceof HttpError) return errorReply(error);
+  if (error instanceof HTTPException) {
+    const code = CODES[error.status] ?? "http_error";
+    return errorReply(new HttpError(error.status, code, error.message || code.replaceAll("_", " ")));
+  }
+  if ("code" in error && error.code === "closed") {
+    const message = "The gateway is shutting down; the question stays pending.";
+    return errorReply(new HttpError(503, "shutting_down", message));
+  }
+  logger.error({ err: error, method, path }, "request failed");
+  return errorReply(new HttpError(500, "internal", "Something went wrong on the gateway; it was logged."));
+}
+
+/** {@link failureReply} as the app's error handler. */
 export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
-  return (error, c) => {
-    if (error instanceof HttpError) return sendError(c, error);
-    if (error instanceof HTTPException) {
-      const code = CODES[error.status] ?? "http_error";
-      return sendError(c, new HttpError(error.status, code, error.message || code.replaceAll("_", " ")));
-    }
-    if ("code" in error && error.code === "closed") {
-      const message = "The gateway is shutting down; the question stays pending.";
-      return sendError(c, new HttpError(503, "shutting_down", message));
-    }
-    logger.error({ err: error, method: c.req.method, path: c.req.path }, "request failed");
-    return sendError(
-      c,
-      new HttpError(500, "internal", "Something went wrong on the gateway; it was logged."),
-    );
-  };
+  return (error, c) => reply(c, failureReply(error, logger, c.req.method, c.req.path));
+}
+
+/** Sends a {@link JsonReply}. */
+export function reply(c: Context, answer: JsonReply): Response {
+  return sendJson(c, answer.status, answer.body, answer.headers);
 }
 
 /** The JSON 404 of a path the app does not have: it says where the API is. */
@@ -107,9 +129,9 @@ export function methodNotAllowedError(method: string, path: string, methods: Ite
 /** One decoder for every body: making a `TextDecoder` costs more than decoding a small body with it. */
 const utf8 = new TextDecoder();
 
-/** The request body as JSON (an empty body is `{}`), or a 400. Read by `bodyGuard` first. */
-export function readJson(c: Context<GatewayEnv>): unknown {
-  const text = utf8.decode(c.get("body")).trim();
+/** A request body as JSON (an empty body is `{}`), or a 400. */
+function parseJson(bytes: Uint8Array): unknown {
+  const text = utf8.decode(bytes).trim();
   if (text === "") return {};
   try {
     return JSON.parse(text) as unknown;
@@ -119,11 +141,16 @@ export function readJson(c: Context<GatewayEnv>): unknown {
   }
 }
 
-/** The request body as a JSON object, or a 400. */
-export function readObject(c: Context<GatewayEnv>): Record<string, unknown> {
-  const body = readJson(c);
+/** A request body as a JSON object, or a 400. */
+export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+  const body = parseJson(bytes);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new HttpError(400, "invalid_body", "The request body must be a JSON object.");
   }
   return body as Record<string, unknown>;
+}
+
+/** The request body (read by `bodyGuard`) as a JSON object, or a 400. */
+export function readObject(c: Context<GatewayEnv>): Record<string, unknown> {
+  return parseJsonObject(c.get("body"));
 }

@@ -1,9 +1,12 @@
 import type { Server } from "node:http";
-import { createAdaptorServer } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
-import { createHttpApp, type HttpAppOptions } from "./app.ts";
+import { createHttpApp, gatewayChecks, type HttpAppOptions } from "./app.ts";
 import type { GatewayEnv } from "./env.ts";
 import { EventStream } from "./events.ts";
+import { createFastLane } from "./fast-lane.ts";
+import { hotRoutes } from "./questions.ts";
 
 export type { HttpAppOptions as HttpServerOptions } from "./app.ts";
 export type { WebhookHandler } from "./env.ts";
@@ -22,8 +25,9 @@ export interface HttpServer {
 }
 
 /**
- * Creates the gateway's one HTTP server: the Hono app of `createHttpApp` on `@hono/node-server`. Every
- * failure is a JSON error body; a crash in a handler is logged once and answered with 500.
+ * Creates the gateway's one HTTP server: the Hono app of `createHttpApp` on `@hono/node-server`, with the
+ * fast lane for the agent's create and answer in front of it (`fast-lane.ts`). Every failure is a JSON
+ * error body; a crash in a handler is logged once and answered with 500.
  *
  * @example
  * const http = createHttpServer({ broker, token, defaultTarget: undefined, channels, logger });
@@ -32,8 +36,16 @@ export interface HttpServer {
 export function createHttpServer(options: HttpAppOptions): HttpServer {
   const events = new EventStream(options.broker);
   let draining = false;
-  const app = createHttpApp(options, { events, draining: () => draining });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const checks = gatewayChecks(options, () => draining);
+  const app = createHttpApp(options, { events, draining: () => draining, checks });
+  const toApp = getRequestListener(app.fetch);
+  const fastLane =
+    options.fastLane === false
+      ? undefined
+      : createFastLane({ checks, routes: hotRoutes(options), logger: options.logger });
+  const server = createServer((req, res) => {
+    if (!fastLane?.(req, res)) void toApp(req, res);
+  });
   server.keepAliveTimeout = 5_000;
 
   return {
