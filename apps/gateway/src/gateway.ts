@@ -147,9 +147,16 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       claimMs: config.claimSeconds * 1000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    // Web Push of new questions to the panel's subscribers (keys and subscriptions beside the SQLite file).
+    // Web Push of new questions to the panel's subscribers (keys and subscriptions beside the SQLite
+    // file, or in Redis shared by every instance).
     const folder = pushFolderOf(config, options.store !== undefined);
-    push = createPushService({ broker, folder, subject: env.ASK_USER_PUSH_SUBJECT, logger });
+    push = await createPushService({
+      broker,
+      folder,
+      shared: opened.push,
+      subject: env.ASK_USER_PUSH_SUBJECT,
+      logger,
+    });
   } catch (error) {
     await abandon();
     throw error;

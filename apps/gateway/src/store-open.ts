@@ -1,5 +1,5 @@
 import type { QuestionStore } from "@ask-user/core";
-import { createRedisStore } from "@ask-user/redis";
+import { createRedisPushState, createRedisStore, type RedisPushState } from "@ask-user/redis";
 import { createSqliteStore } from "@ask-user/sqlite";
 import type { Logger } from "pino";
 import type { GatewayConfig } from "./config.ts";
@@ -12,6 +12,8 @@ export interface GatewayStore {
   close(): Promise<void>;
   /** Writes the port into the SQLite file's lock (what a second gateway's refusal names). */
   setPort(port: number): void;
+  /** With Redis: the Web Push state every instance shares (closed with the store). */
+  push?: RedisPushState;
 }
 
 /**
@@ -32,7 +34,11 @@ export async function openGatewayStore(
       await store.close().catch(() => undefined);
       throw error;
     }
-    return { store, close: () => store.close(), setPort: () => undefined };
+    const push = createRedisPushState({ url: config.redisUrl, logger });
+    const close = async () => {
+      await Promise.all([store.close(), push.close()]);
+    };
+    return { store, close, setPort: () => undefined, push };
   }
   const lock = lockStoreFile(config.dbPath);
   let store: QuestionStore;

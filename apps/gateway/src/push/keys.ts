@@ -16,8 +16,10 @@ export interface VapidKeys {
 
 /** Where the keys came from: made now or read back, in a file or only in memory. */
 export interface LoadedVapidKeys extends VapidKeys {
-  /** The file they live in; undefined when they are kept in memory (a store without a folder). */
+  /** The file they live in; undefined when they are kept in Redis or in memory (a store without a folder). */
   path: string | undefined;
+  /** The Redis key they live in, shared by every instance; undefined for a file or memory. */
+  redisKey?: string;
   created: boolean;
 }
 
@@ -27,8 +29,8 @@ function decodedLength(text: unknown): number {
   return typeof text === "string" && BASE64URL.test(text) ? Buffer.from(text, "base64url").length : -1;
 }
 
-/** The keys in a file's text, or why they are not usable. */
-function parseKeys(text: string): VapidKeys | string {
+/** The keys in a file's (or Redis value's) text, or why they are not usable. */
+export function parseKeys(text: string): VapidKeys | string {
   let value: unknown;
   try {
     value = JSON.parse(text);

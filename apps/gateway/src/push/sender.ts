@@ -49,11 +49,19 @@ export interface PushSenderOptions {
   now: () => number;
   /** One push service's answer time limit, in ms (default {@link PUSH_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /**
+   * With subscriptions shared by several instances: true for the one instance that pushes new question
+   * `id` (each instance hears every new question). Default: this gateway pushes every question.
+   */
+  claim?: (id: string, ttlMs: number) => Promise<boolean>;
 }
 
 /** The running sender. */
 export interface PushSender {
-  /** Sends `payload` to every subscription now; resolves when every push service answered (or failed). */
+  /**
+   * Sends `payload` to every subscription now (whoever else does); resolves when every push service
+   * answered (or failed).
+   */
   sendToAll(payload: PushPayload, ttlSeconds: number): Promise<void>;
   /** Stops listening and waits for the pushes in flight. */
   close(): Promise<void>;
@@ -61,9 +69,9 @@ export interface PushSender {
 
 /**
  * Sends a Web Push to every subscription for each new pending question: encrypted (aes128gcm) and
- * signed with the gateway's VAPID key by `web-push`, posted with `fetch` (bounded by `timeoutMs`). A
- * push service's 404 or 410 means the subscription is gone: it is removed. Every other failure is
- * logged; none of them touches the question.
+ * signed with the gateway's VAPID key by `web-push`, posted with `fetch` (bounded by `timeoutMs`). With
+ * `claim`, only the instance that claims the question sends it. A push service's 404 or 410 means the
+ * subscription is gone: it is removed. Every other failure is logged; none of them touches the question.
  */
 export function createPushSender(options: PushSenderOptions): PushSender {
   const { broker, keys, subject, subscriptions, logger } = options;
@@ -93,7 +101,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       });
       const text = await response.text().catch(() => "");
       if (response.status === 404 || response.status === 410) {
-        subscriptions.remove(subscription.endpoint);
+        await subscriptions.remove(subscription.endpoint);
         logger.info({ pushService: where, status: response.status }, "push subscription gone: removed");
       } else if (!response.ok) {
         logger.warn(
@@ -106,20 +114,46 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     }
   }
 
-  function sendToAll(payload: PushPayload, ttlSeconds: number): Promise<void> {
-    const all = Promise.all(subscriptions.list().map((s) => sendOne(s, payload, ttlSeconds))).then(
-      () => undefined,
-    );
-    inFlight.add(all);
-    void all.finally(() => inFlight.delete(all));
-    return all;
+  /** Runs `work` as a push in flight (`close` waits for it). */
+  function track(work: Promise<void>): Promise<void> {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
   }
+
+  async function sendEach(list: PushSubscriptionRecord[], payload: PushPayload, ttl: number) {
+    await Promise.all(list.map((s) => sendOne(s, payload, ttl)));
+  }
+
+  /** The subscriptions now; none (logged) when they can't be read. */
+  async function current(question: string): Promise<PushSubscriptionRecord[]> {
+    try {
+      return await subscriptions.list();
+    } catch (error) {
+      logger.warn({ question, err: describeError(error) }, "could not read the push subscriptions; no push");
+      return [];
+    }
+  }
+
+  async function announce(record: QuestionRecord): Promise<void> {
+    const list = await current(record.id);
+    if (list.length === 0) return;
+    const left = Math.ceil((record.expiresAt - options.now()) / 1000);
+    const ttl = Math.min(MAX_TTL_SECONDS, Math.max(60, left));
+    if (options.claim && !(await options.claim(record.id, ttl * 1000))) return; // a sibling sends it
+    await sendEach(list, pushPayloadOf(record), ttl);
+  }
+
+  const sendToAll = (payload: PushPayload, ttlSeconds: number): Promise<void> =>
+    track(current(payload.id).then((list) => sendEach(list, payload, ttlSeconds)));
 
   const unsubscribe = broker.subscribe((event) => {
     if (event.type !== "question.requested" || event.record.status !== "pending") return;
-    if (subscriptions.list().length === 0) return;
-    const left = Math.ceil((event.record.expiresAt - options.now()) / 1000);
-    void sendToAll(pushPayloadOf(event.record), Math.min(MAX_TTL_SECONDS, Math.max(60, left)));
+    void track(
+      announce(event.record).catch((error: unknown) =>
+        logger.warn({ question: event.record.id, err: describeError(error) }, "push failed"),
+      ),
+    );
   });
 
   return {

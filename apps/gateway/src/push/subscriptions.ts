@@ -59,15 +59,26 @@ export interface PushSubscriptionRecord {
   createdAt: number;
 }
 
-/** The subscriptions `POST /v1/push/subscriptions` adds and the sender sends to. */
+/** What {@link PushSubscriptions.add} did. */
+export interface PushSubscriptionAdded {
+  /** That endpoint was subscribed already (the same browser subscribing again). */
+  renewed: boolean;
+  /** The oldest subscription, removed to make room. */
+  replaced?: PushSubscriptionRecord;
+}
+
+/**
+ * The subscriptions `POST /v1/push/subscriptions` adds and the sender sends to: in a file beside the
+ * SQLite database, in Redis shared by several instances (`shared.ts`), or in memory.
+ */
 export interface PushSubscriptions {
   /** Every subscription, oldest first. */
-  list(): PushSubscriptionRecord[];
-  /** Adds (or renews, same endpoint) a subscription; the one replaced for room, if any. */
-  add(subscription: Omit<PushSubscriptionRecord, "createdAt">): { replaced?: PushSubscriptionRecord };
-  /** Removes the subscription of `endpoint`; false when there was none. */
-  remove(endpoint: string): boolean;
-  /** The file they are kept in; undefined when kept in memory. */
+  list(): Promise<PushSubscriptionRecord[]>;
+  /** Adds (or renews, same endpoint) a subscription, the oldest giving way beyond {@link MAX_SUBSCRIPTIONS}. */
+  add(subscription: Omit<PushSubscriptionRecord, "createdAt">): Promise<PushSubscriptionAdded>;
+  /** Removes the subscription of `endpoint` (for every instance, when shared); false when there was none. */
+  remove(endpoint: string): Promise<boolean>;
+  /** The file they are kept in; undefined when kept in memory or in Redis. */
   readonly path: string | undefined;
 }
 
@@ -106,11 +117,18 @@ function readFile(path: string): PushSubscriptionRecord[] {
   const list = (stored as { subscriptions?: unknown } | null)?.subscriptions;
   if (!Array.isArray(list)) throw unreadable(path, 'it has no "subscriptions" list');
   return list.map((entry: unknown, index) => {
-    const parsed = parsePushSubscription(entry);
-    if (!parsed.ok) throw unreadable(path, `subscriptions[${index}]: ${parsed.issues[0]?.message}`);
-    const createdAt = (entry as { createdAt?: unknown }).createdAt;
-    return { ...parsed.value, createdAt: typeof createdAt === "number" ? createdAt : 0 };
+    const record = storedSubscription(entry);
+    if (typeof record === "string") throw unreadable(path, `subscriptions[${index}]: ${record}`);
+    return record;
   });
+}
+
+/** A kept subscription read back (from the file or Redis), or what is wrong with it. */
+export function storedSubscription(entry: unknown): PushSubscriptionRecord | string {
+  const parsed = parsePushSubscription(entry);
+  if (!parsed.ok) return parsed.issues[0]?.message ?? "it is not a push subscription";
+  const createdAt = (entry as { createdAt?: unknown }).createdAt;
+  return { ...parsed.value, createdAt: typeof createdAt === "number" ? createdAt : 0 };
 }
 
 function unreadable(path: string, why: string): AskUserError {
@@ -139,9 +157,9 @@ export function openPushSubscriptions(folder: string | undefined, now: () => num
   };
   return {
     path,
-    list: () => [...byEndpoint.values()],
-    add(subscription) {
-      byEndpoint.delete(subscription.endpoint); // a renewal moves to the end
+    list: async () => [...byEndpoint.values()],
+    async add(subscription) {
+      const renewed = byEndpoint.delete(subscription.endpoint); // a renewal moves to the end
       let replaced: PushSubscriptionRecord | undefined;
       if (byEndpoint.size >= MAX_SUBSCRIPTIONS) {
         replaced = byEndpoint.values().next().value;
@@ -149,9 +167,9 @@ export function openPushSubscriptions(folder: string | undefined, now: () => num
       }
       byEndpoint.set(subscription.endpoint, { ...subscription, createdAt: now() });
       save();
-      return replaced ? { replaced } : {};
+      return replaced ? { renewed, replaced } : { renewed };
     },
-    remove(endpoint) {
+    async remove(endpoint) {
       if (!byEndpoint.delete(endpoint)) return false;
       save();
       return true;
