@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { type RedisServer, startRedisServer } from "@ask-user/testkit/redis";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -133,5 +134,36 @@ describe("Web Push with several instances on one Redis", () => {
     expect(gone.received).toHaveLength(1);
     expect(healthy.received.map((push) => push.payload.id)).toHaveLength(2);
     expect(lines.filter((line) => line === "push subscription gone: removed")).toHaveLength(1);
+  }, 30_000);
+
+  it("pushes anyway when Redis can't say whether a sibling pushes the question", async () => {
+    const lines: string[] = [];
+    const gateway = await loggingGateway(lines);
+    const device = await pushEndpoint();
+    expect((await call(`${gateway.url}/v1/push/subscriptions`, "POST", device.subscription)).status).toBe(
+      201,
+    );
+    // From now on Redis refuses the claim keys (push:sent:…) and nothing else.
+    const keys = ["~ask-user:[^p]*", "~ask-user:push:vapid", "~ask-user:push:subscriptions"];
+    execFileSync("redis-cli", ["-p", String(redis?.port), "ACL", "SETUSER", "default", "resetkeys", ...keys]);
+
+    const created = await call(`${gateway.url}/v1/questions`, "POST", deployInput);
+    expect(created.status).toBe(201);
+    await until(() => device.received.length === 1, "the push");
+    expect(device.received[0]?.payload.id).toBe(created.body.id);
+    expect(lines).toContain("could not ask Redis whether another instance pushes this question; pushing it");
+  }, 30_000);
+
+  it("answers 503 "try again" to a subscription it can't store or remove while Redis is down", async () => {
+    const gateway = await testGateway(env());
+    const device = await pushEndpoint();
+    await redis?.kill();
+    const refused = await call(`${gateway.url}/v1/push/subscriptions`, "POST", device.subscription);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.message).toBe(
+      "The push subscriptions can't be reached right now; try again in a few seconds.",
+    );
+    const { endpoint } = device.subscription;
+    expect((await call(`${gateway.url}/v1/push/subscriptions`, "DELETE", { endpoint })).status).toBe(503);
   }, 30_000);
 });
