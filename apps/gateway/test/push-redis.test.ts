@@ -154,7 +154,7 @@ describe("Web Push with several instances on one Redis", () => {
     expect(lines).toContain("could not ask Redis whether another instance pushes this question; pushing it");
   }, 30_000);
 
-  it("answers 503 "try again" to a subscription it can't store or remove while Redis is down", async () => {
+  it("answers 503 (try again) to a subscription it can't store or remove while Redis is down", async () => {
     const gateway = await testGateway(env());
     const device = await pushEndpoint();
     await redis?.kill();
