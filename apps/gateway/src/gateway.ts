@@ -50,6 +50,11 @@ export interface StartOptions {
    */
   store?: QuestionStore;
   /**
+   * The HTTP fast lane for the agent's create and answer (default true); false serves them through the
+   * app like every other request (the bench's comparison).
+   */
+  fastLane?: boolean;
+  /**
    * How long `startGateway`, serving already, waits for each channel's first connection attempt before it
    * resolves (default 10 s; 0: not at all). A channel that did not connect goes on trying in the
    * background either way; `channelStatus()` says where each one is.
@@ -199,6 +204,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     turnOn: turnOnHints(plugins, channelNames),
     webhooks,
     ...(ownNames ? { allowedHosts: ownNames } : {}),
+    ...(options.fastLane === undefined ? {} : { fastLane: options.fastLane }),
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -71,18 +71,35 @@ export interface Measured {
   perSecond: number;
   cpuMicros: number;
   mainMicros: number;
+  /** Event-loop utilisation of this process over the run: the share of time the loop was not waiting. */
+  loopBusy: number;
 }
 
-/** Warms `cycle` up, then measures `cycles` of it with `clients` concurrent callers. */
-async function measured(cycles: number, clients: number, cycle: () => Promise<void>): Promise<Measured> {
-  await rate(Math.min(2_000, cycles), clients, cycle); // the gateway's code runs cold at first
+/** Measures `cycles` of `cycle` with `clients` concurrent callers, warming it up first when `warm`. */
+async function measured(
+  cycles: number,
+  clients: number,
+  cycle: () => Promise<void>,
+  warm = true,
+): Promise<Measured> {
+  if (warm) await rate(Math.min(2_000, cycles), clients, cycle); // the gateway's code runs cold at first
   const cpu = process.cpuUsage();
   const main = cpuMicros(process.pid, process.pid);
+  const loop = performance.eventLoopUtilization();
   const perSecond = await rate(cycles, clients, cycle);
+  const loopBusy = performance.eventLoopUtilization(loop).utilization;
   const used = process.cpuUsage(cpu);
   const mainUsed = cpuMicros(process.pid, process.pid) - main;
-  return { perSecond, cpuMicros: (used.user + used.system) / cycles, mainMicros: mainUsed / cycles };
+  return {
+    perSecond,
+    cpuMicros: (used.user + used.system) / cycles,
+    mainMicros: mainUsed / cycles,
+    loopBusy,
+  };
 }
+
+/** Rounds of every variant, in turns; the median round of each is printed. */
+const ROUNDS = 3;
 
 /** The framework floor: Hono on @hono/node-server (the gateway's stack), two routes, no middleware. */
 async function startHono() {
@@ -108,61 +125,89 @@ export interface HttpFigure {
   /** The gateway on a private in-memory SQLite database: everything but the durable writes. */
   inMemory: Measured;
   durable: Measured;
+  /** The same on a SQLite file without the fast lane: the create and answer through the Hono app. */
+  durableThroughApp: Measured;
 }
 
 /**
  * Measures `cycles` create→answer cycles with `clients` concurrent clients: the bare server, Hono doing
  * nothing, the gateway on core's memory store (no SQLite), on a SQLite `:memory:` database (no
- * durability), and on a SQLite file.
+ * durability), and on a SQLite file with and without the fast lane. All of them run at once and are
+ * measured in turns, {@link ROUNDS} rounds, and each figure is the median of its rounds: a busy moment
+ * of a shared machine then slows one round of each, not one of them alone.
  */
 export async function httpFigure(dir: string, clients: number, cycles: number): Promise<HttpFigure> {
   const client = httpClient(clients);
-  const bare = await startBare();
-  const bareFigure = await measured(cycles, clients, async () => {
-    await client.post(`${bare.url}/v1/questions`, input);
-    await client.post(`${bare.url}/v1/questions/x/answer`, answer);
-  });
-  bare.close();
-  const hono = await startHono();
-  const honoFigure = await measured(cycles, clients, async () => {
-    await client.post(`${hono.url}/v1/questions`, input);
-    await client.post(`${hono.url}/v1/questions/x/answer`, answer);
-  });
-  hono.close();
-
-  const onGateway = async (db: string, store?: QuestionStore) => {
-    const gateway = await startGateway({
+  const cycleOn =
+    (url: string, check = false) =>
+    async () => {
+      const created = await client.post(`${url}/v1/questions`, input);
+      const answered = await client.post(`${url}/v1/questions/${created.json?.id}/answer`, answer);
+      if (check && answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
+    };
+  const openGateway = (db: string, store?: QuestionStore, fastLane = true) =>
+    startGateway({
       env: { ASK_USER_PORT: "0", ASK_USER_DB: db },
       logger: pino({ level: "silent" }),
+      fastLane,
       ...(store ? { store } : {}),
     });
-    const figure = await measured(cycles, clients, async () => {
-      const created = await client.post(`${gateway.url}/v1/questions`, input);
-      const answered = await client.post(`${gateway.url}/v1/questions/${created.json?.id}/answer`, answer);
-      if (answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
-    });
-    await gateway.close();
-    await store?.close();
-    return figure;
+  const memory = createMemoryStore();
+  const bare = await startBare();
+  const hono = await startHono();
+  const gateways = {
+    memoryStore: await openGateway(":memory:", memory),
+    inMemory: await openGateway(":memory:"),
+    durable: await openGateway(join(dir, `http-${clients}.db`)),
+    durableThroughApp: await openGateway(join(dir, `http-${clients}-app.db`), undefined, false),
   };
-  const memoryStore = await onGateway(":memory:", createMemoryStore());
-  const inMemory = await onGateway(":memory:");
-  const durable = await onGateway(join(dir, `http-${clients}.db`));
+  const variants = {
+    bare: cycleOn(bare.url),
+    hono: cycleOn(hono.url),
+    ...Object.fromEntries(Object.entries(gateways).map(([name, g]) => [name, cycleOn(g.url, true)])),
+  } as Record<keyof Omit<HttpFigure, "clients">, () => Promise<void>>;
+  const rounds = new Map<string, Measured[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, cycle] of Object.entries(variants)) {
+      const figure = await measured(cycles, clients, cycle, round === 0);
+      rounds.set(name, [...(rounds.get(name) ?? []), figure]);
+    }
+  }
+  bare.close();
+  hono.close();
+  for (const gateway of Object.values(gateways)) await gateway.close();
+  await memory.close();
   client.close();
-  return { clients, bare: bareFigure, hono: honoFigure, memoryStore, inMemory, durable };
+  const median = (name: string) => {
+    const figures = [...(rounds.get(name) ?? [])].sort((a, b) => a.perSecond - b.perSecond);
+    return figures[Math.floor(figures.length / 2)] as Measured;
+  };
+  return {
+    clients,
+    bare: median("bare"),
+    hono: median("hono"),
+    memoryStore: median("memoryStore"),
+    inMemory: median("inMemory"),
+    durable: median("durable"),
+    durableThroughApp: median("durableThroughApp"),
+  };
 }
 
 /** Prints the HTTP figure: the gateway on a SQLite file as a ratio of bare node:http, and the steps between. */
 export async function httpSection(dir: string, clients: number, cycles: number): Promise<void> {
   const indent = "".padEnd(52);
-  const { bare, hono, memoryStore, inMemory, durable } = await httpFigure(dir, clients, cycles);
-  const ratio = durable.perSecond / bare.perSecond;
+  const { bare, hono, memoryStore, inMemory, durable, durableThroughApp } = await httpFigure(
+    dir,
+    clients,
+    cycles,
+  );
+  const ratio = durable.perSecond / bare.perSecond; // medians of rounds in turns (see httpFigure)
   print(
     row(
       `HTTP create→answer cycles (SQLite, ${clients} clients)`,
       durable.perSecond,
       "cycles/s",
-      `   (bare node:http: ${fmt(bare.perSecond)}/s; ratio ${ratio.toFixed(3)}×; goal ≥ 0.5×)`,
+      `   (bare node:http: ${fmt(bare.perSecond)}/s; ratio ${ratio.toFixed(3)}×; goal ≥ 0.5×; medians of ${ROUNDS} rounds, every variant in turns)`,
     ),
   );
   const cpu = (m: Measured) => `${fmt(m.cpuMicros)} µs`;
@@ -170,6 +215,13 @@ export async function httpSection(dir: string, clients: number, cycles: number):
     `${cpu(m)}, main thread ${fmt(m.mainMicros)} µs (${fmt(m.perSecond)}/s, ${(m.perSecond / bare.perSecond).toFixed(2)}×)`;
   print(
     `${indent} CPU per cycle (client included; every thread, and the main thread alone) and throughput: bare node:http ${of(bare)}, Hono on @hono/node-server doing nothing ${of(hono)}, the gateway on core's memory store ${of(memoryStore)}, on SQLite :memory: ${of(inMemory)}, on a SQLite file ${cpu(durable)}, main thread ${fmt(durable.mainMicros)} µs`,
+  );
+  print(
+    `${indent} the fast lane (create and answer served without Hono, its adapter and a web Response; the same checks, route functions and errors): on a SQLite file ${fmt(durable.perSecond)}/s with it, ${fmt(durableThroughApp.perSecond)}/s through the app (${(durable.perSecond / durableThroughApp.perSecond).toFixed(2)}×), main thread ${fmt(durable.mainMicros)} vs ${fmt(durableThroughApp.mainMicros)} µs a cycle`,
+  );
+  const busy = (m: Measured) => m.loopBusy.toFixed(2);
+  print(
+    `${indent} event loop busy (the rest it waits): bare ${busy(bare)}, Hono ${busy(hono)}, memory store ${busy(memoryStore)}, SQLite :memory: ${busy(inMemory)}, SQLite file ${busy(durable)}`,
   );
   if (ratio < 0.5) {
     print(
