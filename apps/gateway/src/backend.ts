@@ -1,4 +1,5 @@
 import type { AskUserClient, PublicQuestion } from "@ask-user/client";
+import type { AbortLike } from "./mcp/abort.ts";
 
 /**
  * What the MCP server needs from a gateway, in `@ask-user/client`'s terms: `create`, `get` (with its
@@ -11,9 +12,9 @@ export type QuestionBackend = Pick<AskUserClient, "create" | "get" | "cancel"> &
   Partial<Pick<AskUserClient, "listPage">> & {
     /**
      * Optional: waits until the question has ended, however long that takes, and resolves with it;
-     * `undefined` once `signal` aborts. Throws a `QuestionNotFoundError` (404) for an unknown id. The
+     * `undefined` once `signal` aborts (an `AbortSignal`, or the lighter `CallAbort` of a waiting call). Throws a `QuestionNotFoundError` (404) for an unknown id. The
      * in-process backend offers it (one shared broker listener for all waiters, no timer or
      * re-subscription per waiter); without it callers wait in slices of `get(id, { waitSeconds })`.
      */
-    waitForEnd?(id: string, signal: AbortSignal): Promise<PublicQuestion | undefined>;
+    waitForEnd?(id: string, signal: AbortLike): Promise<PublicQuestion | undefined>;
   };

@@ -4,6 +4,7 @@ import { type AskUserInput, type AskUserLogger, consoleLogger, type Target } fro
 import type { CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { type PublicQuestion, parseTarget } from "../api.ts";
 import type { QuestionBackend } from "../backend.ts";
+import { type AbortLike, withSignal } from "./abort.ts";
 import { createParking } from "./parking.ts";
 import { waitUntilEnded } from "./patience.ts";
 import { createProgressTicker, type SendProgress, type WaitingQuestion } from "./progress.ts";
@@ -41,8 +42,11 @@ export interface McpServerOptions {
 
 /** How one call reaches its client: cancellation, progress, and who is calling. */
 export interface CallChannel {
-  /** Aborts when the client cancels the call or goes away; the reason tells a timeout from an abort. */
-  signal: AbortSignal;
+  /**
+   * Aborts when the client cancels the call or goes away; the reason tells a timeout from an abort. An
+   * `AbortSignal`, or the lighter `CallAbort` of the HTTP router.
+   */
+  signal: AbortLike;
   /** Sends one `notifications/progress`; absent when the client sent no progressToken. */
   progress?: SendProgress;
   /** The client (an HTTP session id, or one stdio server): whose parked calls this call may resume. */
@@ -98,7 +102,7 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
     ...wait,
   });
 
-  const create = (split: Extract<SplitArguments, { ok: true }>, signal?: AbortSignal) => {
+  const create = (split: Extract<SplitArguments, { ok: true }>, signal?: AbortLike) => {
     // The tool input as the model wrote it: the backend (the gateway) judges it and lists its issues.
     const input = { questions: split.questions } as AskUserInput;
     if (split.timeoutSeconds !== undefined) input.timeoutSeconds = split.timeoutSeconds as number;
@@ -106,8 +110,8 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
     if (split.target) options.target = split.target;
     if (split.locale) options.locale = split.locale;
     if (split.runId) options.runId = split.runId;
-    if (signal) options.signal = signal;
-    return backend.create(input, options);
+    if (!signal) return backend.create(input, options);
+    return withSignal(signal, (real) => backend.create(input, { ...options, signal: real }));
   };
 
   /** The question of a call: resumed from a parked call, or created; a tool error when that failed. */
@@ -128,35 +132,52 @@ export function createAskUserService(options: McpServerOptions): AskUserService 
   };
 
   /** The question's end: one shared wait when the backend offers it, else slices of long polls. */
-  const ended = (question: WaitingQuestion, signal: AbortSignal): Promise<PublicQuestion | undefined> => {
+  const ended = (question: WaitingQuestion, signal: AbortLike): Promise<PublicQuestion | undefined> => {
     if (backend.waitForEnd) return backend.waitForEnd(question.id, signal);
-    return waitUntilEnded(backend, question, { ...wait, signal });
+    return withSignal(signal, (real) => waitUntilEnded(backend, question, { ...wait, signal: real }));
+  };
+
+  /** The tool result once the wait ended: the answer, or the cancelled call's question parked or cancelled. */
+  const afterWait = async (
+    key: string,
+    question: WaitingQuestion,
+    signal: AbortLike,
+    end: PublicQuestion | undefined,
+  ): Promise<CallToolResult> => {
+    if (end?.result) return successResult(end.result, end);
+    // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
+    if (graceMs > 0 && isClientTimeout(signal.reason)) parking.park(key, question);
+    else await backend.cancel(question.id, { ifPending: true });
+    return errorResult("ask_user was cancelled.");
   };
 
   /**
    * Waits for the answer with as little held per call as possible (ten thousand may wait): the
-   * question's id, deadline and timeout, a slot of the shared progress timer, a parking count.
+   * question's id, deadline and timeout, a slot of the shared progress timer, a parking count, and one
+   * promise reaction (not an async function: no suspended frame while it waits).
    */
-  const answerOf = async (
+  const answerOf = (
     key: string,
     question: WaitingQuestion,
     channel: CallChannel,
   ): Promise<CallToolResult> => {
-    const stopProgress = channel.progress ? ticker.start(question, channel.progress, channel.signal) : noop;
+    const { signal } = channel;
+    const stopProgress = channel.progress ? ticker.start(question, channel.progress, signal) : noop;
     const done = parking.waiting(key);
-    try {
-      const end = await ended(question, channel.signal);
-      if (end?.result) return successResult(end.result, end);
-      // The client cancelled or went away: park the question after a timeout, cancel it otherwise.
-      if (graceMs > 0 && isClientTimeout(channel.signal.reason)) parking.park(key, question);
-      else await backend.cancel(question.id, { ifPending: true });
-      return errorResult("ask_user was cancelled.");
-    } catch (error) {
-      return failureResult(logger, error, "wait", question.id);
-    } finally {
-      done();
-      stopProgress();
-    }
+    return ended(question, signal).then(
+      (end) =>
+        afterWait(key, question, signal, end)
+          .catch((error: unknown) => failureResult(logger, error, "wait", question.id))
+          .finally(() => {
+            done();
+            stopProgress();
+          }),
+      (error: unknown) => {
+        done();
+        stopProgress();
+        return failureResult(logger, error, "wait", question.id);
+      },
+    );
   };
 
   return {

@@ -1,4 +1,5 @@
 import { type AskUserBroker, isTerminal, type QuestionRecord } from "@ask-user/core";
+import type { AbortLike, AbortListener } from "./abort.ts";
 
 /** How often a waiting question is read again, in case its resolution event was missed. Default 30 s. */
 const DEFAULT_RECHECK_MS = 30_000;
@@ -11,13 +12,13 @@ const RECHECKS_PER_TICK = 1000;
  * One waiter: a class, so that waking it and its `abort` listener (`handleEvent`) are methods on the
  * prototype, not closures made per waiter.
  */
-class Waiter {
+class Waiter implements AbortListener {
   done = false;
 
   constructor(
     readonly id: string,
     public recheckAt: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: AbortLike | undefined,
     private readonly resolve: (record: QuestionRecord | undefined) => void,
     private readonly reject: (error: unknown) => void,
     private readonly remove: (waiter: Waiter) => void,
@@ -52,7 +53,7 @@ export interface EndWaiters {
    * Resolves with the question's record once it has ended (at once when it already has), with
    * `undefined` when `signal` aborts first or the question is unknown. Rejects when reading it fails.
    */
-  wait(id: string, signal?: AbortSignal): Promise<QuestionRecord | undefined>;
+  wait(id: string, signal?: AbortLike): Promise<QuestionRecord | undefined>;
   /** How many calls wait now. */
   readonly size: number;
 }

@@ -15,7 +15,9 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import type { AbortLike } from "./abort.ts";
 import type { AskUserService } from "./ask.ts";
+import type { SendProgress } from "./progress.ts";
 import { ProtocolError, RPC } from "./results.ts";
 import { mcpCapabilities, unknownTool } from "./server.ts";
 
@@ -29,7 +31,7 @@ export interface RpcContext {
 /** One request's place: its session (the client), cancellation, and its response stream if any. */
 export interface RequestScope {
   client: string;
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Sends a notification on the request's event stream; absent when the response is plain JSON. */
   notify?: (message: JSONRPCNotification) => Promise<void>;
 }
@@ -46,18 +48,59 @@ export function initializeResult(ctx: RpcContext, request: JSONRPCRequest): Init
   const parsed = parse(InitializeRequestSchema, request);
   const requested = parsed.params.protocolVersion;
   return {
-    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+    // The module's own string, not the request's copy: each session keeps it.
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.find((v) => v === requested) ?? LATEST_PROTOCOL_VERSION,
     capabilities: mcpCapabilities(ctx.service),
     serverInfo: { name: "ask-user", version: ctx.version },
   };
 }
 
 /**
- * Serves one JSON-RPC request of an open session; throws a {@link ProtocolError} for a JSON-RPC error.
- * Resolves with `undefined` when the request was cancelled (no response is sent for it); the caller
- * drops any result that comes after `scope.signal` aborted.
+ * Serves one JSON-RPC request of an open session; rejects with a {@link ProtocolError} for a JSON-RPC
+ * error. Resolves with `undefined` when the request was cancelled (no response is sent for it); the
+ * caller drops any result that comes after `scope.signal` aborted. Not an async function: a waiting
+ * `tools/call` is the service's own promise, with no link of ours around it.
  */
-export async function dispatch(
+export function dispatch(
+  ctx: RpcContext,
+  request: JSONRPCRequest,
+  scope: RequestScope,
+): Promise<Result | undefined> {
+  try {
+    return request.method === "tools/call" ? callTool(ctx, request, scope) : serve(ctx, request, scope);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** `tools/call`: the task at once, or the plain call's result when the question ended. */
+function callTool(ctx: RpcContext, request: JSONRPCRequest, scope: RequestScope): Promise<Result> {
+  const { params } = parse(CallToolRequestSchema, request);
+  if (params.name !== ctx.tool.name) throw unknownTool(params.name);
+  const args = params.arguments ?? {};
+  if (params.task) return ctx.service.createTask(args);
+  const progressToken = params._meta?.progressToken;
+  const { signal, client, notify } = scope;
+  // Nothing of the request is held while the call waits; a result that arrives after a cancellation
+  // is dropped by the caller, which checks the signal.
+  return ctx.service.call(args, {
+    signal,
+    client,
+    ...(progressToken !== undefined && notify ? { progress: progressOf(notify, progressToken) } : {}),
+  });
+}
+
+/** Sends `notifications/progress` for `progressToken` (made here: a function per call, without a name kept). */
+function progressOf(
+  notify: (message: JSONRPCNotification) => Promise<void>,
+  progressToken: string | number,
+): SendProgress {
+  return (progress) =>
+    notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, ...progress } });
+}
+
+/** Every request but `tools/call`. */
+async function serve(
   ctx: RpcContext,
   request: JSONRPCRequest,
   scope: RequestScope,
@@ -70,30 +113,6 @@ export async function dispatch(
       throw new ProtocolError(RPC.invalidRequest, "This session is already initialized.");
     case "tools/list":
       return { tools: [ctx.tool] };
-    case "tools/call": {
-      const { params } = parse(CallToolRequestSchema, request);
-      if (params.name !== ctx.tool.name) throw unknownTool(params.name);
-      const args = params.arguments ?? {};
-      if (params.task) return ctx.service.createTask(args);
-      const progressToken = params._meta?.progressToken;
-      const notify = scope.notify;
-      // Returned, not awaited (nor is anything else of this request held while it waits); a result
-      // that arrives after a cancellation is dropped by the caller, which checks the signal.
-      return ctx.service.call(args, {
-        signal: scope.signal,
-        client: scope.client,
-        ...(progressToken !== undefined && notify
-          ? {
-              progress: (progress) =>
-                notify({
-                  jsonrpc: "2.0",
-                  method: "notifications/progress",
-                  params: { progressToken, ...progress },
-                }),
-            }
-          : {}),
-      });
-    }
     case "tasks/get": {
       const { taskId } = parse(GetTaskRequestSchema, request).params;
       return { ...(await found(ctx, taskId)) };

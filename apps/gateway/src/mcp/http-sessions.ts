@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { Call } from "./http-serve.ts";
 
 /** An open session: all the state a client costs while it waits (no server object per session). */
 export interface Session {
@@ -7,8 +7,8 @@ export interface Session {
   protocolVersion: string;
   /** When the session last had a request or finished one (epoch ms). */
   lastSeen: number;
-  /** Requests in flight, by JSON-RPC id: what cancels each. Created on first use. */
-  calls: Map<RequestId, AbortController> | undefined;
+  /** Requests in flight (each with its JSON-RPC id and what cancels it); undefined when none. */
+  calls: Call[] | undefined;
 }
 
 /** Measured gateway memory of an idle session record (bench/gateway/src/mcp-waiters.ts). */
@@ -69,21 +69,21 @@ export function createSessionTable(bounds: SessionBounds): SessionTable {
       used(sessionsNeeded, callsNeeded) <= memoryBudgetBytes && sessions.size + sessionsNeeded <= maxSessions;
     for (const session of sessions.values()) {
       if (fits()) break;
-      if (!session.calls?.size) sessions.delete(session.id);
+      if (!session.calls?.length) sessions.delete(session.id);
     }
     return fits();
   };
 
   const end = (session: Session, reason: string) => {
     sessions.delete(session.id);
-    for (const controller of session.calls?.values() ?? []) controller.abort(reason);
+    for (const call of [...(session.calls ?? [])]) call.abort(reason);
   };
 
   const sweep = setInterval(
     () => {
       const before = Date.now() - idleSessionMs;
       for (const session of sessions.values()) {
-        if (!session.calls?.size && session.lastSeen < before) sessions.delete(session.id);
+        if (!session.calls?.length && session.lastSeen < before) sessions.delete(session.id);
       }
     },
     Math.min(IDLE_SWEEP_MS, idleSessionMs),

@@ -53,7 +53,11 @@ export interface McpTransportSecurity {
 
 /** The gateway's `/mcp` route. */
 export interface McpHttpHandler {
-  /** Serves one request (POST, GET or DELETE); `parsedBody` is the JSON body when already read. */
+  /**
+   * Serves one request (POST, GET or DELETE); `parsedBody` is the JSON body when already read. Resolves
+   * once the request is taken: a call that waits goes on writing its progress and result to `res`
+   * afterwards, so whoever awaits this (the HTTP app's route and middleware) holds nothing while it waits.
+   */
   handle(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void>;
   /** Closes every session: plain calls still waiting are cancelled, with their questions (tasks stay). */
   close(): Promise<void>;
@@ -96,8 +100,9 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const service = createAskUserService(serverOptions);
   const ctx: RpcContext = { service, tool: askUserMcpTool(), version: serverOptions.version ?? "0.1.0" };
   const sessions = createSessionTable({ memoryBudgetBytes, maxSessions, idleSessionMs });
-  /** Calls in flight in all sessions, and what they will have settled. */
-  const inFlight = new Set<Promise<void>>();
+  /** POSTs with calls in flight, in all sessions; `idle` is told when none is left. */
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   let closed = false;
 
   const open = (res: ServerResponse, request: JSONRPCRequest) => {
@@ -176,7 +181,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       if ("id" in message && "method" in message) requests.push(message as JSONRPCRequest);
       else if ("method" in message && message.method === "notifications/cancelled") {
         const params = message.params as { requestId?: RequestId; reason?: string } | undefined;
-        const call = params?.requestId === undefined ? undefined : session.calls?.get(params.requestId);
+        const id = params?.requestId;
+        const call = id === undefined ? undefined : session.calls?.find((c) => c.id === id);
         call?.abort(params?.reason ?? "cancelled by the client");
       }
     }
@@ -189,33 +195,35 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         "retry-after": "30",
       });
     }
-    return track(session, requests.length, () =>
-      serveRequests(ctx, session, requests, res, { stream: acceptsEventStream(req), logger }),
+    // `handle` resolves once the calls are under way, so that whoever awaits it (the HTTP app's route,
+    // its middleware and request objects) lets go while a call waits.
+    serve(session, requests, res, acceptsEventStream(req));
+  };
+
+  /** Serves the requests of a POST, counted in flight (for the budget and `close`) until all are answered. */
+  const serve = (session: Session, requests: JSONRPCRequest[], res: ServerResponse, stream: boolean) => {
+    inFlight++;
+    serveRequests(
+      ctx,
+      session,
+      requests,
+      res,
+      { stream, logger },
+      served(sessions.startCalls(session, requests.length)),
     );
   };
 
-  /**
-   * Counts `count` calls of `session` in flight while `serve` runs. Returned, not awaited, by
-   * `handle`: a waiting call holds none of its request's body or parsed messages.
-   */
-  const track = (session: Session, count: number, serve: () => Promise<void>): Promise<void> => {
-    const done = sessions.startCalls(session, count);
-    const finish = () => {
-      done();
-      inFlight.delete(served);
-    };
-    let started: Promise<void>;
-    try {
-      started = serve();
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    const served: Promise<void> = started.then(finish, (error: unknown) => {
-      finish();
-      throw error;
-    });
-    inFlight.add(served);
-    return served;
+  /** What `serveRequests` calls when a POST's requests are all answered. */
+  const served = (done: () => void) => () => {
+    done();
+    inFlight--;
+    if (inFlight === 0) idle?.();
+  };
+
+  /** A request that failed inside: logged, and answered 500 when nothing was sent yet. */
+  const failed = (method: string | undefined, res: ServerResponse) => (error: unknown) => {
+    logger.error({ err: error, method }, "MCP request failed");
+    sendError(res, 500, RPC.internalError, "Internal server error.");
   };
 
   return {
@@ -223,22 +231,21 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sessions.size;
     },
     handle(req, res, parsedBody) {
-      // Not an async wrapper: a waiting call holds one frame less.
-      return handle(req, res, parsedBody).catch((error: unknown) => {
-        logger.error({ err: error, method: req.method }, "MCP request failed");
-        sendError(res, 500, RPC.internalError, "Internal server error.");
-      });
+      return handle(req, res, parsedBody).catch(failed(req.method, res));
     },
     async close() {
       closed = true;
       sessions.close("the MCP endpoint is shutting down");
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CLOSE_GRACE_MS);
-        timer.unref();
-      });
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
-      clearTimeout(timer);
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          timer = setTimeout(resolve, CLOSE_GRACE_MS);
+          timer.unref();
+        });
+        clearTimeout(timer);
+        idle = undefined;
+      }
       await service.close();
     },
   };

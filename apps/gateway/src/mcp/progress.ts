@@ -1,4 +1,5 @@
 import type { AskUserLogger } from "@ask-user/core";
+import type { AbortLike } from "./abort.ts";
 import { clock } from "./clock.ts";
 
 /** What a waiting call reports progress about: its question's id, deadline and timeout. */
@@ -17,7 +18,7 @@ export type SendProgress = (params: { progress: number; total: number; message: 
 interface Ticking {
   question: WaitingQuestion;
   send: SendProgress;
-  signal: AbortSignal;
+  signal: AbortLike;
   startedAt: number;
   /** The last `progress` sent (they only increase). */
   last: number;
@@ -28,7 +29,7 @@ interface Ticking {
 /** Progress for every waiting call from one timer. */
 export interface ProgressTicker {
   /** Sends progress at once, then every interval until the returned function is called. */
-  start(question: WaitingQuestion, send: SendProgress, signal: AbortSignal): () => void;
+  start(question: WaitingQuestion, send: SendProgress, signal: AbortLike): () => void;
   /** How many calls are ticking. */
   readonly size: number;
 }

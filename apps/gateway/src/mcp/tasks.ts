@@ -4,6 +4,7 @@ import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/int
 import type { CallToolResult, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import type { PublicQuestion } from "../api.ts";
 import type { QuestionBackend } from "../backend.ts";
+import { type AbortLike, withSignal } from "./abort.ts";
 import { clock } from "./clock.ts";
 import { waitUntilEnded } from "./patience.ts";
 import { successResult } from "./results.ts";
@@ -34,7 +35,7 @@ export interface QuestionTaskStoreOptions {
  */
 export interface QuestionTaskStore extends TaskStore {
   /** Waits until the task ended and returns its tool result; `undefined` when `signal` aborted first. */
-  waitForResult(taskId: string, signal: AbortSignal): Promise<CallToolResult | undefined>;
+  waitForResult(taskId: string, signal: AbortLike): Promise<CallToolResult | undefined>;
   /** The task of a question as `tasks/get` shows it. */
   taskOf(question: PublicQuestion): Task;
   /** True when `tasks/list` is offered (the backend can list). */
@@ -105,7 +106,7 @@ export function createQuestionTaskStore(options: QuestionTaskStoreOptions): Ques
       if (!question) throw new Error(`Task not found: ${taskId}`);
       const ended = backend.waitForEnd
         ? await backend.waitForEnd(taskId, signal)
-        : await waitUntilEnded(backend, question, { ...options, signal });
+        : await withSignal(signal, (real) => waitUntilEnded(backend, question, { ...options, signal: real }));
       return ended?.result ? successResult(ended.result, ended) : undefined;
     },
   };
