@@ -4,10 +4,12 @@
  * under that load, reads on the main thread against a round trip to a thread, and a write waiting for
  * another connection's lock.
  */
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createAskUser, type QuestionRecord } from "@ask-user/core";
 import { createSqliteStore, type SqliteStore } from "@ask-user/sqlite";
+import { cpuMicros } from "./machine.ts";
 import { answered, holdLock, pending, Raw, rawTransitions, threadReads, WRITERS } from "./raw.ts";
 import { print } from "./report.ts";
 import { input } from "./samples.ts";
@@ -17,8 +19,26 @@ const ROUNDS = 3;
 const TRANSITIONS = WRITERS * 100;
 const quiet = { warn() {}, error() {} };
 
+const threads = () => new Set(readdirSync("/proc/self/task").map(Number));
+
+/** A store on `path`, with the id of its writer thread (the thread it started), to read its CPU time. */
+async function openStore(path: string): Promise<{ store: SqliteStore; writer: number | undefined }> {
+  const before = threads();
+  const store = createSqliteStore({ path });
+  // The worker's thread is started at once; wait (bounded) until it shows in /proc.
+  for (let i = 0; i < 100; i++) {
+    const started = [...threads()].find((tid) => !before.has(tid));
+    if (started !== undefined) return { store, writer: started };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { store, writer: undefined };
+}
+
 /** The store answering the same transitions with `WRITERS` concurrent writers, a reader alongside. */
-async function storeTransitions(store: SqliteStore, records: QuestionRecord[]) {
+async function storeTransitions(
+  { store, writer }: { store: SqliteStore; writer: number | undefined },
+  records: QuestionRecord[],
+) {
   await rate(records.length, 512, async (i) => store.create(records[i] as QuestionRecord));
   const before = store.stats();
   const latencies: number[] = [];
@@ -36,18 +56,25 @@ async function storeTransitions(store: SqliteStore, records: QuestionRecord[]) {
   })();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  const writerCpu = writer === undefined ? Number.NaN : cpuMicros(process.pid, writer);
+  const mainCpu = cpuMicros(process.pid, process.pid);
   const perSecond = await rate(records.length, WRITERS, async (i) => {
     const record = records[i] as QuestionRecord;
     const start = performance.now();
     if (!(await store.compareAndSet(1, answered(record)))) throw new Error("store: version moved");
     latencies.push(performance.now() - start);
   });
+  const writerMicros =
+    writer === undefined ? Number.NaN : (cpuMicros(process.pid, writer) - writerCpu) / records.length;
+  const mainMicros = (cpuMicros(process.pid, process.pid) - mainCpu) / records.length;
   delay.disable();
   writing = false;
   await reader;
   const after = store.stats();
   return {
     perSecond,
+    writerMicros,
+    mainMicros,
     p99Ms: delay.percentile(99) / 1e6,
     maxMs: delay.max / 1e6,
     latencies,
@@ -81,15 +108,16 @@ export async function sqliteFigures(dir: string): Promise<void> {
     const records = Array.from({ length: TRANSITIONS }, (_, i) => pending(i, now));
     const raws: Awaited<ReturnType<typeof rawTransitions>>[] = [];
     const runs: Awaited<ReturnType<typeof storeTransitions>>[] = [];
-    let store = createSqliteStore({ path: join(dir, "store-0.db") });
+    let opened = await openStore(join(dir, "store-0.db"));
     for (let round = 0; round < ROUNDS; round++) {
       raws.push(await rawTransitions(join(dir, `raw-${round}.db`), records));
       if (round > 0) {
-        await store.close();
-        store = createSqliteStore({ path: join(dir, `store-${round}.db`) });
+        await opened.store.close();
+        opened = await openStore(join(dir, `store-${round}.db`));
       }
-      runs.push(await storeTransitions(store, records));
+      runs.push(await storeTransitions(opened, records));
     }
+    const { store } = opened;
     const median = (values: number[]) => percentile(values, 50);
     const storeRate = median(runs.map((r) => r.perSecond));
     const rawRate = median(raws.map((r) => r.perSecond));
@@ -118,6 +146,14 @@ export async function sqliteFigures(dir: string): Promise<void> {
           raws.map((r) => r.p99Ms),
           1,
         )} ms; goal ≤ 20)`,
+      ),
+    );
+    print(
+      row(
+        "writer thread CPU per durable compare-and-set",
+        median(runs.map((r) => r.writerMicros)),
+        "µs",
+        `   (main thread ${fmt(median(runs.map((r) => r.mainMicros)))} µs; raw better-sqlite3, the same SQL, main thread: ${fmt(median(raws.map((r) => r.cpuMicros)))} µs; each including its share of the transaction's commit and fsync)`,
       ),
     );
     const reads = runs.flatMap((r) => r.reads);
