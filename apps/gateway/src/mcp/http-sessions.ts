@@ -49,6 +49,8 @@ export interface SessionTable {
   roomForCalls(count: number): boolean;
   /** Counts `count` calls in flight until the returned function is called. */
   startCalls(session: Session, count: number): () => void;
+  /** Resolves once no call is in flight (at once when none is). */
+  noCalls(): Promise<void>;
   /** Closes a session: its calls in flight are aborted with `reason`. */
   end(session: Session, reason: string): void;
   /** Closes every session (their calls aborted with `reason`) and stops the idle timer. */
@@ -59,6 +61,8 @@ export function createSessionTable(bounds: SessionBounds): SessionTable {
   const { memoryBudgetBytes, maxSessions, idleSessionMs } = bounds;
   const sessions = new Map<string, Session>();
   let calls = 0;
+  /** Told when `calls` comes down to 0. */
+  let onNoCalls: (() => void) | undefined;
 
   const used = (extraSessions: number, extraCalls: number) =>
     (sessions.size + extraSessions) * SESSION_BYTES + (calls + extraCalls) * CALL_BYTES;
@@ -115,7 +119,19 @@ export function createSessionTable(bounds: SessionBounds): SessionTable {
       return () => {
         calls -= count;
         session.lastSeen = Date.now();
+        if (calls === 0) onNoCalls?.();
       };
+    },
+    noCalls() {
+      if (calls === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const before = onNoCalls;
+        onNoCalls = () => {
+          onNoCalls = undefined;
+          before?.();
+          resolve();
+        };
+      });
     },
     end,
     close(reason) {

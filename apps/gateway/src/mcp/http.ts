@@ -100,9 +100,6 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const service = createAskUserService(serverOptions);
   const ctx: RpcContext = { service, tool: askUserMcpTool(), version: serverOptions.version ?? "0.1.0" };
   const sessions = createSessionTable({ memoryBudgetBytes, maxSessions, idleSessionMs });
-  /** POSTs with calls in flight, in all sessions; `idle` is told when none is left. */
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
   let closed = false;
 
   const open = (res: ServerResponse, request: JSONRPCRequest) => {
@@ -146,6 +143,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sendError(res, 405, -32000, "Method not allowed.", { allow: "GET, POST, DELETE" });
     }
     let body = parsedBody;
+    // A request read to its end emits no more data, nor errors: a reader that left its listeners on
+    // it (the gateway's body guard does) would keep them, with the body, while the call waits (~2 KB).
+    if (body !== undefined && req.complete && req.readableEnded) {
+      req.removeAllListeners("data");
+      req.removeAllListeners("error");
+    }
     if (body === undefined) {
       const read: ReadResult = await readJson(req, maxBodyBytes);
       if (!read.ok) return sendError(res, read.status, read.code, read.message, closeIf(read.close));
@@ -202,22 +205,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
 
   /** Serves the requests of a POST, counted in flight (for the budget and `close`) until all are answered. */
   const serve = (session: Session, requests: JSONRPCRequest[], res: ServerResponse, stream: boolean) => {
-    inFlight++;
-    serveRequests(
-      ctx,
-      session,
-      requests,
-      res,
-      { stream, logger },
-      served(sessions.startCalls(session, requests.length)),
-    );
-  };
-
-  /** What `serveRequests` calls when a POST's requests are all answered. */
-  const served = (done: () => void) => () => {
-    done();
-    inFlight--;
-    if (inFlight === 0) idle?.();
+    const done = sessions.startCalls(session, requests.length);
+    serveRequests(ctx, session, requests, res, { stream, logger }, done);
   };
 
   /** A request that failed inside: logged, and answered 500 when nothing was sent yet. */
@@ -236,16 +225,14 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     async close() {
       closed = true;
       sessions.close("the MCP endpoint is shutting down");
-      if (inFlight > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await new Promise<void>((resolve) => {
-          idle = resolve;
-          timer = setTimeout(resolve, CLOSE_GRACE_MS);
-          timer.unref();
-        });
-        clearTimeout(timer);
-        idle = undefined;
-      }
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+        timer.unref();
+      });
+      // Calls interrupted by the close finish cancelling their questions first.
+      await Promise.race([sessions.noCalls(), grace]);
+      clearTimeout(timer);
       await service.close();
     },
   };
