@@ -218,10 +218,12 @@ describe("the writer thread", () => {
     // It waited for the lock, and landed right after the other process let go of it.
     expect(result.waitedMs).toBeGreaterThanOrEqual(HOLD_MS - 100);
     expect(result.afterReleaseMs).toBeLessThan(500);
-    // Meanwhile the event loop kept running: timers ticked and a read answered at once.
-    expect(result.maxGapMs).toBeLessThan(100);
+    // Meanwhile the event loop kept running: timers ticked and a read answered at once. A blocked loop
+    // would stall for the whole hold (3 s); the bound leaves room for a machine under heavy load, where
+    // a busy neighbour alone makes gaps above 100 ms.
+    expect(result.maxGapMs).toBeLessThan(HOLD_MS / 6);
     expect(result.ticks).toBeGreaterThan(HOLD_MS / 10 / 2);
-    expect(result.readMs).toBeLessThan(100);
+    expect(result.readMs).toBeLessThan(HOLD_MS / 6);
   }
 
   it("keeps the event loop running while another process holds the write lock for 3 s", async () => {
