@@ -163,5 +163,5 @@ describe("operatorAnswersSchema, the shape whatever the prompt", () => {
     expect(hasAnswersShape({ deploy_target: ["Production"], regions: "EU" })).toBe(true);
     expect(hasAnswersShape({ regions: ["EU", 7] })).toBe(false);
     expect(hasAnswersShape({ regions: "other:" })).toBe(false);
-  });
+  }, 60_000); // 2,000 runs: a few seconds, more on a loaded machine
 });
