@@ -244,7 +244,12 @@ export function readIncoming(
       }
       chunks.push(chunk);
     };
-    const onEnd = () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
+    const onEnd = () => {
+      // Read to its end, the request emits nothing more (node emits a later error only to listeners):
+      // a request that waits long (a long-poll, an MCP call) must not keep these closures and the body.
+      incoming.off("data", onData).off("error", reject);
+      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size));
+    };
     incoming.on("data", onData).once("end", onEnd).once("error", reject);
   });
 }
