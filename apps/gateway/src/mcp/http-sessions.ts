@@ -13,8 +13,12 @@ export interface Session {
 
 /** Measured gateway memory of an idle session record (bench/gateway/src/mcp-waiters.ts). */
 export const SESSION_BYTES = 1024;
-/** Measured gateway memory of a call in flight (resident, at 10,000 waiting): its socket, request, response and wait. */
-export const CALL_BYTES = 32 * 1024;
+/**
+ * Gateway memory of a call in flight, resident: its socket, request, response, wait and question
+ * (measured 17.5 KB at 10,000 waiting, bench/gateway/src/mcp-waiters.ts; rounded up for garbage not yet
+ * collected between two GCs).
+ */
+export const CALL_BYTES = 20 * 1024;
 
 const IDLE_SWEEP_MS = 60_000;
 

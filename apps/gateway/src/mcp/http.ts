@@ -28,7 +28,7 @@ export interface McpHttpHandlerOptions extends McpServerOptions {
    * What the MCP sessions may take of the gateway's memory, by the measured cost of each (see
    * `SESSION_BYTES`, `CALL_BYTES`). A new session beyond it closes the least recently used idle one
    * (never one with a call in flight); when none is idle the new session — or call — is refused with
-   * 503. Default 512 MiB (about 20,000 sessions with a call waiting).
+   * 503. Default 512 MiB (about 25,000 sessions with a call waiting).
    */
   memoryBudgetBytes?: number;
   /** Optional hard bound on the number of open sessions, applied like the budget. Default: none. */
