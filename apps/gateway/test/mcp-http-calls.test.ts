@@ -167,6 +167,21 @@ describe("MCP over HTTP: a body read by the caller", () => {
     await vi.waitFor(() => expect(call.listenerCount("data") + call.listenerCount("error")).toBe(0));
     backend.answer(question.id, { deploy_target: ["Production"] });
     expect(events(await (await response).text()).find((m) => m.id === 1)?.result).toBeDefined();
+
+    // A client that goes away mid-call (its request destroyed with an error, no listener left): the
+    // question is cancelled and nothing throws.
+    const abort = new AbortController();
+    const gone = fetch(url, {
+      method: "POST",
+      signal: abort.signal,
+      headers: { ...headers, ...session },
+      body: JSON.stringify(askUser(2, "r2")),
+    });
+    gone.catch(() => {}); // aborted on purpose
+    const second = await backend.nextPending();
+    await vi.waitFor(() => expect((requests[2] as IncomingMessage).listenerCount("data")).toBe(0));
+    abort.abort();
+    await vi.waitFor(() => expect(backend.records.get(second.id)?.status).toBe("cancelled"));
   });
 });
 
