@@ -4,7 +4,7 @@
  * answer it (status, JSON body, headers), refusals included.
  */
 import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -45,16 +45,17 @@ async function pair(options: Partial<HttpServerOptions>) {
 }
 
 interface Sent {
+  method?: "GET" | "POST";
   path: string;
   body?: string;
   headers?: Record<string, string | string[]>;
 }
 
 /** A raw request (node:http, so the test says exactly which headers go), read whole. */
-function send(base: string, { path, body = "", headers = {} }: Sent) {
+function send(base: string, { method = "POST", path, body = "", headers = {} }: Sent) {
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
     (resolve, reject) => {
-      const req = request(`${base}${path}`, { method: "POST", headers, agent: false }, (res) => {
+      const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => {
@@ -215,6 +216,42 @@ describe("the fast lane", () => {
         }),
       },
       {
+        name: "read a question",
+        make: async (base) => ({
+          method: "GET",
+          path: `/v1/questions/${await created(base)}`,
+          headers: AUTH_JSON,
+        }),
+      },
+      {
+        name: "read a pending question, waiting 0.05 s",
+        make: async (base) => ({
+          method: "GET",
+          path: `/v1/questions/${await created(base)}?wait=0.05`,
+          headers: AUTH_JSON,
+        }),
+      },
+      {
+        name: "read an ended question, waiting",
+        make: async (base) => ({
+          method: "GET",
+          path: `/v1/questions/${await ended(base)}?wait=30`,
+          headers: AUTH_JSON,
+        }),
+      },
+      {
+        name: "read an unknown question (404)",
+        make: async () => ({ method: "GET", path: "/v1/questions/nope?wait=1", headers: AUTH_JSON }),
+      },
+      {
+        name: "read with a wait that is not a number (400, the app's)",
+        make: async () => ({ method: "GET", path: "/v1/questions/nope?wait=soon", headers: AUTH_JSON }),
+      },
+      {
+        name: "read without the token (401)",
+        make: async (base) => ({ method: "GET", path: `/v1/questions/${await created(base)}` }),
+      },
+      {
         name: "a query string (the app's route)",
         make: async () => ({ path: "/v1/questions?x=1", body: bodyOf(deployInput), headers: AUTH_JSON }),
       },
@@ -224,6 +261,47 @@ describe("the fast lane", () => {
       const viaApp = comparable(await send(app, await make(app)));
       expect(viaLane, name).toEqual(viaApp);
     }
+  });
+
+  it("wakes a waiting read with the answer, and ends the wait when the client goes away", async () => {
+    const { broker, lane } = await pair({});
+    const made = await send(lane, { path: "/v1/questions", body: bodyOf(deployInput), headers: AUTH_JSON });
+    const id = (JSON.parse(made.body) as { id: string }).id;
+    const waiting = send(lane, { method: "GET", path: `/v1/questions/${id}?wait=30`, headers: AUTH_JSON });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await broker.answer(id, { deploy_target: ["Production"] }, { channel: "http", userId: "operator" });
+    const woken = await waiting;
+    expect(woken.status).toBe(200);
+    expect(JSON.parse(woken.body)).toMatchObject({ id, status: "answered" });
+
+    // A wait reads the question when it starts and once more when it ends: a client that leaves ends
+    // it at once (the wait was for 60 s).
+    const other = (
+      JSON.parse(
+        (await send(lane, { path: "/v1/questions", body: bodyOf(deployInput), headers: AUTH_JSON })).body,
+      ) as { id: string }
+    ).id;
+    const reads: string[] = [];
+    const get = broker.get.bind(broker);
+    broker.get = (questionId) => {
+      reads.push(questionId);
+      return get(questionId);
+    };
+    const until = async (count: number) => {
+      for (let i = 0; i < 300 && reads.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    const { port } = new URL(lane);
+    const socket = connect(Number(port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    socket.write(
+      `GET /v1/questions/${other}?wait=60 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
+    );
+    await until(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reads).toEqual([other]); // waiting
+    socket.destroy();
+    await until(2);
+    expect(reads).toEqual([other, other]);
   });
 
   it("answers with the exact Content-Length", async () => {
@@ -263,9 +341,14 @@ describe("the fast lane", () => {
     const made = await send(base, create);
     expect(made.status).toBe(201);
     const id = (JSON.parse(made.body) as { id: string }).id;
-    const answer = { path: `/v1/questions/${id}/draft`, body: "{}", headers: AUTH_JSON };
+    expect(
+      (await send(base, { method: "GET", path: `/v1/questions/${id}?wait=0`, headers: AUTH_JSON })).status,
+    ).toBe(200);
+    const draft = { path: `/v1/questions/${id}/draft`, body: "{}", headers: AUTH_JSON };
     const toApp: Sent[] = [
-      answer, // another route
+      draft, // another route
+      { method: "GET", path: `/v1/questions/${id}?wait=1&x=2` }, // another query
+      { method: "GET", path: `/v1/questions?status=pending`, headers: AUTH_JSON }, // the list
       { ...create, path: "/v1/questions/" }, // another path
       { ...create, headers: { "content-type": "application/json" } }, // no token
       { ...create, headers: { ...AUTH_JSON, "transfer-encoding": "chunked" } }, // no Content-Length
@@ -273,6 +356,6 @@ describe("the fast lane", () => {
     for (const sent of toApp) expect((await send(base, sent)).status, sent.path).toBe(299);
     draining = true;
     expect((await send(base, create)).status).toBe(299);
-    expect(taken).toEqual(["/v1/questions"]);
+    expect(taken).toEqual(["/v1/questions", `/v1/questions/${id}?wait=0`]);
   });
 });

@@ -7,11 +7,13 @@ import { failureReply, JSON_HEADERS, type JsonReply, parseJsonObject } from "./r
 
 /** The answer route's path, with the question id as the broker makes them. */
 const ANSWER_PATH = /^\/v1\/questions\/([A-Za-z0-9_-]{1,64})\/answer$/;
+/** A question's path, with at most a plain `?wait=SECONDS` (any other query goes to the app). */
+const READ_PATH = /^\/v1\/questions\/([A-Za-z0-9_-]{1,64})(?:\?wait=(\d{1,6}(?:\.\d{1,6})?))?$/;
 
 /** A node request's headers as a {@link RequestHead} (the lane takes no query string). */
-function headOf(path: string, headers: IncomingHttpHeaders): RequestHead {
+function headOf(method: string, path: string, headers: IncomingHttpHeaders): RequestHead {
   return {
-    method: "POST",
+    method,
     path,
     header: (name) => headers[name] as string | undefined,
     query: () => undefined,
@@ -25,14 +27,35 @@ function headersOnce(req: IncomingMessage): boolean {
   return count * 2 === req.rawHeaders.length;
 }
 
+/** What the lane serves: a route of {@link HotRoutes} and what it needs from the request. */
+type Taken =
+  | { route: "create" | "answer"; id: string }
+  | { route: "read"; id: string; wait: string | undefined };
+
+/** Which hot route a request is for, by method and URL; undefined for any other. */
+function routeOf(method: string | undefined, url: string): Taken | undefined {
+  if (method === "POST") {
+    if (url === "/v1/questions") return { route: "create", id: "" };
+    const id = ANSWER_PATH.exec(url)?.[1];
+    return id === undefined ? undefined : { route: "answer", id };
+  }
+  if (method === "GET") {
+    const read = READ_PATH.exec(url);
+    return read?.[1] === undefined ? undefined : { route: "read", id: read[1], wait: read[2] };
+  }
+  return undefined;
+}
+
 /**
- * The fast lane in front of the app, for the two requests of every agent's cycle: `POST /v1/questions`
- * and `POST /v1/questions/:id/answer` without a query string, a `Content-Length` body and each header once.
- * It runs the app's own checks (Host, Origin, token, draining, JSON type and size, see `GatewayChecks`)
- * and the app's own route functions (`HotRoutes`) and error mapping, but writes the JSON answer straight
- * to node's response instead of going through Hono, its adapter and a web `Response`. Anything a check
- * refuses, and every other request, goes on to the app (returns false), which refuses it with its reason
- * and drains the unread body as for every request: the lane only ever takes what the app would serve.
+ * The fast lane in front of the app, for the requests of every agent's cycle: `POST /v1/questions`,
+ * `GET /v1/questions/:id` (with at most `?wait=SECONDS`) and `POST /v1/questions/:id/answer`; a POST
+ * with a `Content-Length` body, a GET without a body, each header once. It runs the app's own checks
+ * (Host, Origin, token, draining, JSON type and size, see `GatewayChecks`), the app's own route
+ * functions (`HotRoutes`) and error mapping, but writes the JSON answer straight to node's response
+ * instead of going through Hono, its adapter and a web `Response` (and a waiting GET holds none of
+ * them). Anything a check refuses, and every other request, goes on to the app (returns false), which
+ * refuses it with its reason and drains the unread body as for every request: the lane only ever
+ * takes what the app would serve.
  */
 export function createFastLane(options: {
   checks: GatewayChecks;
@@ -42,13 +65,28 @@ export function createFastLane(options: {
   const { checks, routes, logger } = options;
   const tooLarge = () => new Error("the body is longer than its Content-Length"); // node's parser prevents it
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, id: string | undefined) {
+  /** The client went away: aborts when the response closes before it was sent. */
+  const gone = (res: ServerResponse) => () => {
+    const abort = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    return abort.signal;
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, taken: Taken): Promise<JsonReply> {
+    if (taken.route === "read") return routes.read(taken.id, taken.wait, gone(res));
+    const body = parseJsonObject(await readIncoming(req, checks.maxBodyBytes, tooLarge));
+    return taken.route === "create" ? routes.create(body) : routes.answer(taken.id, body);
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, taken: Taken) {
     let reply: JsonReply;
     try {
-      const body = parseJsonObject(await readIncoming(req, checks.maxBodyBytes, tooLarge));
-      reply = id === undefined ? await routes.create(body) : await routes.answer(id, body);
+      reply = await answer(req, res, taken);
     } catch (error) {
-      reply = failureReply(error instanceof Error ? error : new Error(String(error)), logger, "POST", path);
+      const failure = error instanceof Error ? error : new Error(String(error));
+      reply = failureReply(failure, logger, req.method ?? "", path);
     }
     const text = JSON.stringify(reply.body);
     res.writeHead(reply.status, {
@@ -60,27 +98,27 @@ export function createFastLane(options: {
   }
 
   return (req, res) => {
-    if (req.method !== "POST") return false;
-    const path = req.url ?? "";
-    let id: string | undefined;
-    if (path !== "/v1/questions") {
-      id = ANSWER_PATH.exec(path)?.[1];
-      if (id === undefined) return false;
-    }
+    const url = req.url ?? "";
+    const taken = routeOf(req.method, url);
+    if (!taken || !headersOnce(req)) return false;
     const headers = req.headers;
     const length = headers["content-length"];
-    if (length === undefined || headers["transfer-encoding"] !== undefined || !headersOnce(req)) return false;
-    const head = headOf(path, headers);
+    const chunked = headers["transfer-encoding"] !== undefined;
+    const path = taken.route === "read" ? (url.split("?", 1)[0] ?? url) : url;
+    const head = headOf(req.method ?? "", path, headers);
+    if (taken.route === "read") {
+      if (chunked || (length !== undefined && length.trim() !== "0")) return false;
+    } else if (length === undefined || chunked) return false;
     try {
       checks.host(head);
       checks.origin(head);
       checks.auth(head);
       checks.drain(head);
-      checkBodyHead(head, length.trim() !== "0", checks.maxBodyBytes);
+      if (taken.route !== "read") checkBodyHead(head, length?.trim() !== "0", checks.maxBodyBytes);
     } catch {
       return false;
     }
-    void serve(req, res, path, id);
+    void serve(req, res, path, taken);
     return true;
   };
 }

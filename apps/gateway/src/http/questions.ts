@@ -51,10 +51,15 @@ function transitionReply(outcome: TransitionOutcome, invalid = "invalid_answers"
 }
 
 /**
- * The two routes an agent's cycle goes through (create, then answer), as functions of a parsed body:
- * the app's routes call them, and so does the fast lane in front of the app (`fast-lane.ts`).
+ * The routes an agent's cycle goes through (create, wait, answer), as functions of what the request
+ * says: the app's routes call them, and so does the fast lane in front of the app (`fast-lane.ts`).
  */
 export interface HotRoutes {
+  /**
+   * `GET /v1/questions/:id?wait=SECONDS`: the question, long-polling while it is pending (at most
+   * 300 s); `signal()` is asked for only when it waits, and aborts when the client goes away.
+   */
+  read(id: string, waitText: string | undefined, signal: () => AbortSignal): Promise<JsonReply>;
   /** `POST /v1/questions`: create and deliver; 201 with the question. */
   create(body: Record<string, unknown>): Promise<JsonReply>;
   /** `POST /v1/questions/:id/answer` with `{ answers, surface?, name? }`. */
@@ -64,6 +69,20 @@ export interface HotRoutes {
 /** The hot routes over `ctx`. */
 export function hotRoutes(ctx: QuestionRoutesContext): HotRoutes {
   return {
+    async read(id, waitText, signal) {
+      const wait = waitText === undefined ? 0 : Number(waitText);
+      if (!Number.isFinite(wait) || wait < 0) {
+        throw new HttpError(
+          400,
+          "invalid_query",
+          `wait must be a number of seconds (0-${MAX_WAIT_SECONDS}).`,
+        );
+      }
+      const waitMs = Math.min(wait, MAX_WAIT_SECONDS) * 1000;
+      const record = await waitWhilePending(ctx.broker, id, waitMs, waitMs > 0 ? signal() : undefined);
+      if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
+      return { status: 200, body: toPublicQuestion(record) };
+    },
     async create(body) {
       const { input, options } = parseCreate(body, { target: ctx.defaultTarget, channels: ctx.channels });
       const record = await ctx.broker.create(input, options).catch(inputError);
@@ -126,18 +145,9 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
   });
 
   /** `?wait=SECONDS`: long-polls while the question is pending; the client going away ends the wait. */
-  app.get(`/v1/questions/${ID}`, async (c) => {
-    const id = c.req.param("id");
-    const waitText = c.req.query("wait");
-    const wait = waitText === undefined ? 0 : Number(waitText);
-    if (!Number.isFinite(wait) || wait < 0) {
-      throw new HttpError(400, "invalid_query", `wait must be a number of seconds (0-${MAX_WAIT_SECONDS}).`);
-    }
-    const waitMs = Math.min(wait, MAX_WAIT_SECONDS) * 1000;
-    const record = await waitWhilePending(ctx.broker, id, waitMs, c.req.raw.signal);
-    if (!record) throw new HttpError(404, "not_found", `No question with id ${id}.`);
-    return sendJson(c, 200, toPublicQuestion(record));
-  });
+  app.get(`/v1/questions/${ID}`, async (c) =>
+    reply(c, await hot.read(c.req.param("id"), c.req.query("wait"), () => c.req.raw.signal)),
+  );
 
   app.post(ANSWER_PATH, async (c) => reply(c, await hot.answer(c.req.param("id"), readObject(c))));
 
