@@ -143,12 +143,6 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sendError(res, 405, -32000, "Method not allowed.", { allow: "GET, POST, DELETE" });
     }
     let body = parsedBody;
-    // A request read to its end emits no more data, nor errors: a reader that left its listeners on
-    // it (the gateway's body guard does) would keep them, with the body, while the call waits (~2 KB).
-    if (body !== undefined && req.complete && req.readableEnded) {
-      req.removeAllListeners("data");
-      req.removeAllListeners("error");
-    }
     if (body === undefined) {
       const read: ReadResult = await readJson(req, maxBodyBytes);
       if (!read.ok) return sendError(res, read.status, read.code, read.message, closeIf(read.close));
