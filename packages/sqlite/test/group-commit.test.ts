@@ -164,6 +164,45 @@ describe("group commit", () => {
     expect(await Promise.all([first, ...later])).toEqual(["first", "a", "b", "c"]);
   });
 
+  it("while a group is in flight, sends half of 8 or more waiting writes at once and the rest at the next pass", async () => {
+    const { runner, answers, groups } = heldRunner(64);
+    const commit = createGroupCommit(runner, 512);
+    const write = (holder: string) => commit.write({ kind: "release", name: "l", holder }, () => holder);
+    const first = write("first"); // the writer is free: sent at once
+    await Promise.resolve();
+    // Sixteen requests of one pass of the event loop each make a write while the first is in flight.
+    const later = await new Promise<Promise<string>[]>((resolve) => {
+      const made: Promise<string>[] = [];
+      for (let i = 0; i < 16; i++)
+        setImmediate(() => {
+          made.push(write(String(i)));
+          if (made.length === 16) resolve(made);
+        });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toEqual([1, 8]); // the writer starts on half of them
+    for (let pass = 0; pass < 5; pass++) await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toEqual([1, 8, 4, 4]); // the rest, half again while 8 or more wait
+    // Fewer than 8 waiting go together.
+    const few = await new Promise<Promise<string>[]>((resolve) => {
+      const made: Promise<string>[] = [];
+      for (let i = 0; i < 7; i++)
+        setImmediate(() => {
+          made.push(write(`f${i}`));
+          if (made.length === 7) resolve(made);
+        });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toEqual([1, 8, 4, 4, 7]);
+    for (const answer of answers.splice(0)) answer();
+    const done = await Promise.all([first, ...later, ...few]);
+    expect(done).toEqual([
+      "first",
+      ...Array.from({ length: 16 }, (_, i) => String(i)),
+      ...few.map((_, i) => `f${i}`),
+    ]);
+  });
+
   it("joins the groups that reached the writer while it was busy into one transaction, each answered on its own", async () => {
     const path = tempPath();
     const store = openStore(path);
