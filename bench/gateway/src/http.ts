@@ -2,10 +2,10 @@
  * HTTP create→answer round trips through the gateway (durable SQLite) against a bare `node:http`
  * server doing the same two round trips per cycle, both with the same number of concurrent clients.
  */
-import { Agent, createServer, request } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createMemoryStore, type QuestionStore } from "@ask-user/core";
+import { createMemoryStore } from "@ask-user/core";
 import { startGateway } from "@ask-user/gateway";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
@@ -46,6 +46,14 @@ export function httpClient(sockets: number) {
   return { post, close: () => agent.destroy() };
 }
 
+/** Closes `server` and its keep-alive connections (the client's pool keeps them open otherwise). */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
 /** The bare server: reads the body, answers a small JSON object. */
 async function startBare() {
   const server = createServer((req, res) => {
@@ -60,7 +68,10 @@ async function startBare() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => closeServer(server),
+  };
 }
 
 /**
@@ -110,9 +121,12 @@ async function startHono() {
   app.post("/v1/questions/:id/answer", async (c) =>
     c.json({ id: c.req.param("id"), answers: await c.req.json() }),
   );
-  const server = createAdaptorServer({ fetch: app.fetch });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => closeServer(server),
+  };
 }
 
 export interface HttpFigure {
@@ -132,9 +146,10 @@ export interface HttpFigure {
 /**
  * Measures `cycles` create→answer cycles with `clients` concurrent clients: the bare server, Hono doing
  * nothing, the gateway on core's memory store (no SQLite), on a SQLite `:memory:` database (no
- * durability), and on a SQLite file with and without the fast lane. All of them run at once and are
- * measured in turns, {@link ROUNDS} rounds, and each figure is the median of its rounds: a busy moment
- * of a shared machine then slows one round of each, not one of them alone.
+ * durability), and on a SQLite file with and without the fast lane. The variants take turns for
+ * {@link ROUNDS} rounds, each started afresh (and warmed up) for its turn and closed after it, so none
+ * runs beside another's servers or records; each figure is the median of its rounds, so a busy moment
+ * of a shared machine slows one round of each rather than one variant alone.
  */
 export async function httpFigure(dir: string, clients: number, cycles: number): Promise<HttpFigure> {
   const client = httpClient(clients);
@@ -145,38 +160,45 @@ export async function httpFigure(dir: string, clients: number, cycles: number): 
       const answered = await client.post(`${url}/v1/questions/${created.json?.id}/answer`, answer);
       if (check && answered.status !== 200) throw new Error(`answer failed: ${answered.status}`);
     };
-  const openGateway = (db: string, store?: QuestionStore, fastLane = true) =>
-    startGateway({
-      env: { ASK_USER_PORT: "0", ASK_USER_DB: db },
-      logger: pino({ level: "silent" }),
-      fastLane,
-      ...(store ? { store } : {}),
-    });
-  const memory = createMemoryStore();
-  const bare = await startBare();
-  const hono = await startHono();
-  const gateways = {
-    memoryStore: await openGateway(":memory:", memory),
-    inMemory: await openGateway(":memory:"),
-    durable: await openGateway(join(dir, `http-${clients}.db`)),
-    durableThroughApp: await openGateway(join(dir, `http-${clients}-app.db`), undefined, false),
+  /** Starts a variant; returns its URL and how to close it. */
+  type Start = (round: number) => Promise<{ url: string; close(): Promise<void> | void }>;
+  const onGateway =
+    (db: (round: number) => string, options: { memory?: boolean; fastLane?: boolean } = {}): Start =>
+    async (round) => {
+      const store = options.memory ? createMemoryStore() : undefined;
+      const gateway = await startGateway({
+        env: { ASK_USER_PORT: "0", ASK_USER_DB: db(round) },
+        logger: pino({ level: "silent" }),
+        fastLane: options.fastLane ?? true,
+        ...(store ? { store } : {}),
+      });
+      return {
+        url: gateway.url,
+        close: async () => {
+          await gateway.close();
+          await store?.close();
+        },
+      };
+    };
+  const variants: Record<keyof Omit<HttpFigure, "clients">, Start> = {
+    bare: startBare,
+    hono: startHono,
+    memoryStore: onGateway(() => ":memory:", { memory: true }),
+    inMemory: onGateway(() => ":memory:"),
+    durable: onGateway((round) => join(dir, `http-${clients}-${round}.db`)),
+    durableThroughApp: onGateway((round) => join(dir, `http-${clients}-app-${round}.db`), {
+      fastLane: false,
+    }),
   };
-  const variants = {
-    bare: cycleOn(bare.url),
-    hono: cycleOn(hono.url),
-    ...Object.fromEntries(Object.entries(gateways).map(([name, g]) => [name, cycleOn(g.url, true)])),
-  } as Record<keyof Omit<HttpFigure, "clients">, () => Promise<void>>;
   const rounds = new Map<string, Measured[]>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, cycle] of Object.entries(variants)) {
-      const figure = await measured(cycles, clients, cycle, round === 0);
+    for (const [name, start] of Object.entries(variants)) {
+      const server = await start(round);
+      const figure = await measured(cycles, clients, cycleOn(server.url, name !== "bare" && name !== "hono"));
+      await server.close();
       rounds.set(name, [...(rounds.get(name) ?? []), figure]);
     }
   }
-  bare.close();
-  hono.close();
-  for (const gateway of Object.values(gateways)) await gateway.close();
-  await memory.close();
   client.close();
   const median = (name: string) => {
     const figures = [...(rounds.get(name) ?? [])].sort((a, b) => a.perSecond - b.perSecond);
