@@ -246,8 +246,9 @@ export async function httpSection(dir: string, clients: number, cycles: number):
     `${indent} event loop busy (the rest it waits): bare ${busy(bare)}, Hono ${busy(hono)}, memory store ${busy(memoryStore)}, SQLite :memory: ${busy(inMemory)}, SQLite file ${busy(durable)}`,
   );
   if (ratio < 0.5) {
+    const needed = 1e6 / (0.5 * bare.perSecond);
     print(
-      `${indent} why below 0.5: the HTTP layer and broker alone (core's memory store) reach ${(memoryStore.perSecond / bare.perSecond).toFixed(2)}× bare at ${cpu(memoryStore)} a cycle against ${cpu(hono)} for the framework doing nothing; on a SQLite file each cycle also waits for two group commits in turn (create, then answer), each an fsync shared by at most ${clients} requests in flight, and the writer thread's CPU (${cpu(durable)} a cycle in all) competes with the event loop for the cores (the profile section says where the gateway's own time goes)`,
+      `${indent} why below 0.5: 0.5× is a cycle every ${fmt(needed)} µs of the event loop's time; on a SQLite file the gateway's main thread spends ${fmt(durable.mainMicros)} µs a cycle (bare: ${fmt(bare.mainMicros)}, the same client included), and its event loop waits ${Math.round((1 - durable.loopBusy) * 100)} % of the time for the writer thread's commits (each request waits for its group's fsync; the memory store, with none, keeps it busy ${busy(memoryStore)}). The rest of the main thread's time: socket writes, the HTTP parser, zod's input check, the broker, the hand-off to the writer and GC, each a few µs to some tens (the profile section says where)`,
     );
   }
 }
