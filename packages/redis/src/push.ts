@@ -1,6 +1,7 @@
 import { AskUserError, type AskUserLogger, consoleLogger, describeError } from "@ask-user/core/store";
 import { Redis, type RedisOptions } from "ioredis";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";
+import { quit } from "./store.ts";
 
 /** Options of {@link createRedisPushState}. */
 export interface RedisPushStateOptions {
@@ -196,15 +197,7 @@ export function createRedisPushState(options: RedisPushStateOptions = {}): Redis
     async close() {
       if (closed) return;
       closed = true;
-      if (client.status !== "ready") {
-        client.disconnect();
-        return;
-      }
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
+      await quit(client);
     },
   };
 }

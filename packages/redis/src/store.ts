@@ -279,7 +279,7 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
 }
 
 /** Ends a connection: QUIT when it is up (pending replies still arrive), else drop it at once. */
-async function quit(connection: Redis): Promise<void> {
+export async function quit(connection: Redis): Promise<void> {
   if (connection.status !== "ready") {
     connection.disconnect();
     return;
