@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -84,4 +84,23 @@ export async function textWebhook(): Promise<{ url: string; texts: string[] }> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, texts };
+}
+
+/**
+ * Serves an MCP handler on 127.0.0.1 (every request to `listener`, by default the handler itself) and
+ * registers its shutdown in `cleanups`: the handler closed first, then every connection. The `/mcp` URL.
+ */
+export async function listenMcp(
+  mcp: { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; close(): Promise<void> },
+  cleanups: Array<() => Promise<void>>,
+  listener: (req: IncomingMessage, res: ServerResponse) => void = (req, res) => void mcp.handle(req, res),
+): Promise<URL> {
+  const http = createServer(listener);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  cleanups.push(async () => {
+    await mcp.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+  return new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
 }

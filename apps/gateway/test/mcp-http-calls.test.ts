@@ -1,10 +1,8 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CallAbort, withSignal } from "../src/mcp/abort.ts";
 import { FakeBackend } from "../src/mcp/fake-backend.ts";
 import { createMcpHttpHandler } from "../src/mcp/index.ts";
-import { deployInput } from "./harness.ts";
+import { deployInput, listenMcp } from "./harness.ts";
 
 const silent = { warn: () => {}, error: () => {} };
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,18 +15,11 @@ async function serve() {
   const backend = new FakeBackend();
   const mcp = createMcpHttpHandler({ backend, logger: silent, progressIntervalMs: 60_000 });
   const handled: boolean[] = [];
-  const http: HttpServer = createServer((req, res) => {
+  const url = await listenMcp(mcp, cleanups, (req, res) => {
     const index = handled.push(false) - 1;
     void mcp.handle(req, res).then(() => {
       handled[index] = true;
     });
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-  cleanups.push(async () => {
-    await mcp.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
   });
   const post = (body: unknown, headers: Record<string, string> = {}, stream = true) =>
     fetch(url, {

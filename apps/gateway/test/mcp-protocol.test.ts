@@ -1,12 +1,11 @@
-import { createServer, type Server as HttpServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeBackend } from "../src/mcp/fake-backend.ts";
 import { createMcpHttpHandler, createMcpServer, type McpHttpHandlerOptions } from "../src/mcp/index.ts";
-import { deployInput } from "./harness.ts";
+import { deployInput, listenMcp } from "./harness.ts";
 
 const silent = { warn: () => {}, error: () => {} };
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,14 +16,7 @@ afterEach(async () => {
 async function serve(options: Partial<McpHttpHandlerOptions> = {}) {
   const backend = new FakeBackend();
   const mcp = createMcpHttpHandler({ backend, logger: silent, ...options });
-  const http: HttpServer = createServer((req, res) => void mcp.handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-  cleanups.push(async () => {
-    await mcp.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
+  const url = await listenMcp(mcp, cleanups);
   const connect = async () => {
     const transport = new StreamableHTTPClientTransport(url);
     const client = new Client({ name: "protocol-test", version: "1.0.0" });

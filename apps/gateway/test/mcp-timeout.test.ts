@@ -1,12 +1,10 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeBackend } from "../src/mcp/fake-backend.ts";
 import { createMcpHttpHandler, createMcpServer, isClientTimeout } from "../src/mcp/index.ts";
-import { deployInput } from "./harness.ts";
+import { deployInput, listenMcp } from "./harness.ts";
 
 const silent = { warn: () => {}, error: () => {} };
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,14 +29,7 @@ async function clientOf(kind: "http" | "sdk", backend: FakeBackend, graceMs = GR
     return { client, another: undefined };
   }
   const mcp = createMcpHttpHandler(options);
-  const http: HttpServer = createServer((req, res) => void mcp.handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-  cleanups.push(async () => {
-    await mcp.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  });
+  const url = await listenMcp(mcp, cleanups);
   await client.connect(new StreamableHTTPClientTransport(url));
   cleanups.push(() => client.close());
   /** Another client (its own session) of the same server. */

@@ -1,5 +1,3 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ASK_USER_DESCRIPTION, type AskUserLogger, askUserTool } from "@ask-user/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { QuestionBackend } from "../src/backend.ts";
 import { FakeBackend } from "../src/mcp/fake-backend.ts";
 import { createMcpHttpHandler, createMcpServer, type McpServerOptions } from "../src/mcp/index.ts";
+import { listenMcp } from "./harness.ts";
 
 const deploy = {
   questions: [
@@ -388,16 +387,9 @@ describe("MCP over Streamable HTTP", () => {
   async function serve(options: { maxSessions?: number; idleSessionMs?: number } = {}) {
     const backend = new FakeBackend();
     const mcp = createMcpHttpHandler({ backend, logger, progressIntervalMs: 100, ...options });
-    const http: HttpServer = createServer((req, res) => {
+    const url = await listenMcp(mcp, cleanups, (req, res) => {
       if (req.url === "/mcp") void mcp.handle(req, res);
       else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-    cleanups.push(async () => {
-      await mcp.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
     });
     const connectClient = async () => {
       const transport = new StreamableHTTPClientTransport(url);
