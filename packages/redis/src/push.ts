@@ -1,7 +1,7 @@
 import { AskUserError, type AskUserLogger, consoleLogger, describeError } from "@ask-user/core/store";
 import { Redis, type RedisOptions } from "ioredis";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";
-import { quit } from "./store.ts";
+import { clientOptions, quit } from "./store.ts";
 
 /** Options of {@link createRedisPushState}. */
 export interface RedisPushStateOptions {
@@ -118,15 +118,7 @@ export function createRedisPushState(options: RedisPushStateOptions = {}): Redis
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const logger = options.logger ?? consoleLogger;
   const keys = pushKeysFor(keyPrefix);
-  const config: RedisOptions = {
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
-    connectTimeout: commandTimeoutMs,
-    ...options.redis,
-    maxRetriesPerRequest: 1,
-    commandTimeout: commandTimeoutMs,
-    autoResendUnfulfilledCommands: false,
-    lazyConnect: false,
-  };
+  const config = clientOptions(options, commandTimeoutMs);
   const client = options.url === undefined ? new Redis(config) : new Redis(options.url, config);
   const label = `Redis push state ${keyPrefix}`;
   let closed = false;

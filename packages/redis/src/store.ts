@@ -57,7 +57,10 @@ const PRUNE_BATCH = 200;
 const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2000);
 
 /** The client options the store's guarantees rely on, over the caller's (see README "Failures"). */
-function clientOptions(options: RedisStoreOptions, commandTimeoutMs: number): RedisOptions {
+export function clientOptions(
+  options: { redis?: RedisStoreOptions["redis"] },
+  commandTimeoutMs: number,
+): RedisOptions {
   return {
     retryStrategy,
     connectTimeout: commandTimeoutMs,
