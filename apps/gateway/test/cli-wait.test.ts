@@ -63,6 +63,20 @@ describe("ask-user wait", () => {
     expect(missing.stderr).toMatch(/^ask-user: Missing question ID\.\n/);
   });
 
+  it("takes an id that starts with '-' after '--', and says so when it is given without", async () => {
+    const gw = await startFakeGateway();
+    const id = "-hx2cG89YhQMdR0iP6kg"; // made before ids stopped starting with "-"
+    const bare = await run(["wait", id], { env: envFor(gw) });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(
+      /^ask-user: Unknown option '-x'\. A question id that starts with "-" goes after "--": -- -hx2cG89YhQMdR0iP6kg\n/,
+    );
+    expect(gw.requests).toEqual([]);
+    const separated = await run(["wait", "--", id], { env: envFor(gw) });
+    expect(separated.code).toBe(1);
+    expect(separated.stderr).toContain(`no question with id ${id}.`);
+  });
+
   it("stops waiting on Ctrl-C and leaves the question open", async () => {
     const gw = await startFakeGateway();
     const { id } = await create(gw, deployInput);

@@ -38,6 +38,9 @@ export const GATEWAY_OPTIONS = {
 /** The `--url` line of the help texts. */
 export const URL_HELP = `  --url URL           the gateway (default: $ASK_USER_URL or ${DEFAULT_GATEWAY_URL})`;
 
+/** What a question id looks like beginning with "-" (long: no option cluster is). */
+const QUESTION_ID = /^-[A-Za-z0-9_-]{9,63}$/;
+
 /** `parseArgs` in strict mode whose mistakes become `UsageError`s with a readable message. */
 export function parse<const T extends Options>(
   args: string[],
@@ -49,7 +52,12 @@ export function parse<const T extends Options>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Node's messages end with advice on `--` meant for script authors; the first sentence is enough.
-    throw new UsageError(message.split(/\. (?=To specify|Did you forget)/)[0] ?? message);
+    const first = message.split(/\. (?=To specify|Did you forget)/)[0] ?? message;
+    // A question id made before ids stopped starting with "-" reads as options.
+    const id = args.find((arg) => QUESTION_ID.test(arg) && !(arg.slice(1) in options));
+    throw new UsageError(
+      id === undefined ? first : `${first}. A question id that starts with "-" goes after "--": -- ${id}`,
+    );
   }
 }
 

@@ -18,6 +18,15 @@ export interface NewRecordOptions {
  * A new pending record for a normalised prompt: fresh id and action tokens, the absolute deadline, and
  * — when it has a target — this broker's claim on delivering it (so repair elsewhere waits).
  */
+/**
+ * A new question id: 120 random bits, URL-safe, never starting with "-" (a command line would read
+ * `ask-user wait -hx2…` as options; one id in 64 would start so).
+ */
+function newQuestionId(): string {
+  const id = randomBase64Url(15);
+  return id.startsWith("-") ? `Q${id.slice(1)}` : id;
+}
+
 export async function newRecord(
   ctx: BrokerContext,
   prompt: Prompt,
@@ -27,7 +36,7 @@ export async function newRecord(
   const creator = options.creator && (await named(ctx, options.creator, options.target));
   const now = ctx.clock.now();
   const record: QuestionRecord = {
-    id: randomBase64Url(15), // 120 random bits, URL-safe
+    id: newQuestionId(),
     version: 1,
     prompt,
     answerers,
