@@ -10,6 +10,12 @@ import {
   storedSubscription,
 } from "./subscriptions.ts";
 
+/**
+ * How long an instance uses the subscriptions it read (ms): a subscription made through another
+ * instance may miss the push of a question made in the next 2 s, if this instance claims it.
+ */
+const LIST_FRESH_MS = 2_000;
+
 /** Web Push state shared by several gateway instances over Redis. */
 export interface SharedPush {
   /** The one VAPID key pair of every instance: made by the first one to start (SET NX), read by the rest. */
@@ -30,6 +36,19 @@ export interface SharedPush {
  */
 export function openSharedPush(state: RedisPushState, now: () => number, logger: Logger): SharedPush {
   const { keys } = state;
+  /** The list as last read, and until when it is used without asking Redis again. */
+  let cached: { list: Promise<PushSubscriptionRecord[]>; until: number } | undefined;
+  const read = async (): Promise<PushSubscriptionRecord[]> => {
+    const out: PushSubscriptionRecord[] = [];
+    for (const json of await state.listSubscriptions()) {
+      const record = storedSubscription(parseJson(json));
+      if (typeof record === "string") {
+        logger.warn({ key: keys.subscriptions, why: record }, "skipped a damaged push subscription in Redis");
+      } else out.push(record);
+    }
+    // Oldest first, as the file keeps them (ties by endpoint: one order on every instance).
+    return out.sort((a, b) => a.createdAt - b.createdAt || (a.endpoint < b.endpoint ? -1 : 1));
+  };
   return {
     async loadKeys() {
       const made = webpush.generateVAPIDKeys();
@@ -48,30 +67,36 @@ export function openSharedPush(state: RedisPushState, now: () => number, logger:
     },
     subscriptions: {
       path: undefined,
-      async list() {
-        const out: PushSubscriptionRecord[] = [];
-        for (const json of await state.listSubscriptions()) {
-          const record = storedSubscription(parseJson(json));
-          if (typeof record === "string") {
-            logger.warn(
-              { key: keys.subscriptions, why: record },
-              "skipped a damaged push subscription in Redis",
-            );
-          } else out.push(record);
+      /**
+       * Read at most every {@link LIST_FRESH_MS} (every instance hears every new question: without it
+       * each would ask Redis for the list on each one); this instance's own changes are seen at once.
+       */
+      list() {
+        const at = now();
+        if (!cached || at >= cached.until) {
+          const list = read();
+          cached = { list, until: at + LIST_FRESH_MS };
+          list.catch(() => {
+            if (cached?.list === list) cached = undefined; // not kept: the next call asks again
+          });
         }
-        // Oldest first, as the file keeps them (ties by endpoint: one order on every instance).
-        return out.sort((a, b) => a.createdAt - b.createdAt || (a.endpoint < b.endpoint ? -1 : 1));
+        return cached.list;
       },
       async add(subscription) {
         const json = JSON.stringify({ ...subscription, createdAt: now() });
         const added = await state.addSubscription(subscription.endpoint, json, MAX_SUBSCRIPTIONS);
+        cached = undefined;
         const replaced =
           added.replaced === undefined ? "none" : storedSubscription(parseJson(added.replaced));
         return typeof replaced === "string"
           ? { renewed: added.renewed }
           : { renewed: added.renewed, replaced };
       },
-      remove: (endpoint) => state.removeSubscription(endpoint),
+      async remove(endpoint) {
+        const removed = await state.removeSubscription(endpoint);
+        cached = undefined;
+        return removed;
+      },
     },
     async claim(id, ttlMs) {
       try {
