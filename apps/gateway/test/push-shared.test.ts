@@ -32,7 +32,6 @@ function fakeState() {
 
 const subscription = (n: number) => ({
   endpoint: `https://push.example/${n}`,
-  expirationTime: null,
   keys: {
     p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, n)]).toString("base64url"),
     auth: Buffer.alloc(16, n).toString("base64url"),
