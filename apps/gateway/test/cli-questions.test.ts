@@ -54,7 +54,7 @@ describe("list, show, answer, skip, cancel", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(
       new RegExp(
-        `^⏳ Question ${pending.id}: pending, 1[45]:\\d\\d left \\(until \\d\\d:\\d\\d UTC\\)\nno target · asked`,
+        `^⏳ Question ${pending.id}: pending, 1[45]:\\d\\d left \\(until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC\\)\nno target · asked`,
       ),
     );
     expect(shown.stdout).toContain(
@@ -70,7 +70,9 @@ describe("list, show, answer, skip, cancel", () => {
     expect((await run(["show", pending.id, "--json"], { env })).code).toBe(2);
 
     const ended = await run(["show", expired.id], { env });
-    expect(ended.stdout).toMatch(/: expired at \d\d:\d\d UTC\ntarget telegram:42 · run run-1 · asked/);
+    expect(ended.stdout).toMatch(
+      /: expired at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\ntarget telegram:42 · run run-1 · asked/,
+    );
     expect(ended.stdout).toContain("⌛");
 
     expect(await run(["show", "nope"], { env })).toEqual({

@@ -34,7 +34,7 @@ describe("ask-user wait", () => {
     expect(stdout).toBe(answered);
     expect(stderr).toMatch(
       new RegExp(
-        `^Waiting for an answer to "Deploy" until \\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42`,
+        `^Waiting for an answer to "Deploy" until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42`,
       ),
     );
   });

@@ -78,7 +78,7 @@ describe("ask-user ask", () => {
     const id = question?.id ?? "";
     expect(stderr).toMatch(
       new RegExp(
-        `^Waiting for an answer to "Deploy" until \\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42 or in the web panel at ${gw.url}/, or run`,
+        `^Waiting for an answer to "Deploy" until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(question ${id}\\)\\. Answer it in telegram:42 or in the web panel at ${gw.url}/, or run`,
       ),
     );
     expect(stderr).toContain(`ask-user --url ${gw.url} answer ${id} --json '{"deploy_target":["Staging"]}'`);
