@@ -21,7 +21,7 @@ describe.each(MODES)("buttons (%s)", (mode) => {
     const { message } = await ask(running, DEPLOY, String(ADA.id));
 
     expect(message.text).toMatch(
-      /^Deploy\nWhere should I deploy\?\n\n1\. Staging \(Recommended\) — Safe, resets nightly\n2\. Production — Live traffic\n3\. Canary\n\nExpires at \d\d:\d\d UTC\.$/,
+      /^Deploy\nWhere should I deploy\?\n\n1\. Staging \(Recommended\) — Safe, resets nightly\n2\. Production — Live traffic\n3\. Canary\n\nExpires at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\.$/,
     );
     expect(message.entities).toContainEqual({ type: "bold", offset: 0, length: 6 });
     expect(buttons(message)).toEqual([
@@ -162,7 +162,7 @@ describe.each(MODES)("buttons (%s)", (mode) => {
     const messageId = Number(record.deliveries[0]?.messageId);
     const message = running.tg.message(ADA.id, messageId);
     expect(buttons(message).slice(3)).toEqual([["Sonstiges…"], ["Überspringen"]]);
-    expect(message?.text).toMatch(/Läuft ab um \d\d:\d\d UTC\.$/);
+    expect(message?.text).toMatch(/Läuft ab um (\d\d\.\d\d\.\d{4} )?\d\d:\d\d UTC\.$/);
 
     const query = ada.press(ADA.id, messageId, "Production");
     expect(await ada.waitForAnswer(query)).toMatchObject({ text: "Erfasst: Production" });

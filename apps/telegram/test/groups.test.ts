@@ -35,7 +35,9 @@ describe.each(MODES)("in a group, where the bot runs in privacy mode (%s)", (mod
     const running = await start(mode);
     const inGroup = await ask(running, RELEASE, String(GROUP), { creator });
     expect(inGroup.message.text).toContain("e.g. 1: 1; 2: 1");
-    expect(inGroup.message.text).toMatch(/\nReply to this message to answer\.\nExpires at \d\d:\d\d UTC\.$/);
+    expect(inGroup.message.text).toMatch(
+      /\nReply to this message to answer\.\nExpires at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\.$/,
+    );
 
     const inPrivate = await ask(running, RELEASE, String(ADA.id));
     expect(inPrivate.message.text).not.toContain("Reply to this message");

@@ -84,7 +84,7 @@ describe.each(MODES)("text replies (%s)", (mode) => {
     expect(buttons(message)).toEqual([["EU"], ["US"], ["Asia"], ["Other…"], ["Skip", "Send"]]);
     expect(message.text).toContain("Regions\nWhich regions?\n\n1. EU — Frankfurt\n2. US\n3. Asia");
     expect(message.text).toMatch(/separated by commas/);
-    expect(message.text).toMatch(/Expires at \d\d:\d\d UTC\.$/);
+    expect(message.text).toMatch(/Expires at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\.$/);
 
     ada.sendText(chatId, "1, 3");
     expect(await result(running, record.id)).toEqual({
