@@ -50,7 +50,7 @@ export interface StartOptions {
    */
   store?: QuestionStore;
   /**
-   * The HTTP fast lane for the agent's create and answer (default true); false serves them through the
+   * The HTTP fast lane for the agent's create, wait and answer (default true); false serves them through the
    * app like every other request (the bench's comparison).
    */
   fastLane?: boolean;

@@ -72,8 +72,9 @@ export interface HttpAppOptions {
   /** Web Push (`/v1/push/key`, `/v1/push/subscriptions`). Undefined: no such routes. */
   push?: PushService;
   /**
-   * Serve `POST /v1/questions` and `POST /v1/questions/:id/answer` through the fast lane in front of
-   * the app when every check admits them (`fast-lane.ts`). Default true; false sends them through the
+   * Serve the agent's create, wait and answer (`POST /v1/questions`, `GET /v1/questions/:id`,
+   * `POST /v1/questions/:id/answer`) through the fast lane in front of the app when every check admits
+   * them (`fast-lane.ts`). Default true; false sends them through the
    * app like every other request (the bench compares the two).
    */
   fastLane?: boolean;

@@ -2,16 +2,16 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { Logger } from "pino";
 import type { GatewayChecks } from "./app.ts";
 import { checkBodyHead, type RequestHead, readIncoming } from "./guards.ts";
-import type { HotRoutes } from "./questions.ts";
+import { type HotRoutes, QUESTION_ID } from "./questions.ts";
 import { failureReply, JSON_HEADERS, type JsonReply, parseJsonObject } from "./respond.ts";
 
 /** The answer route's path, with the question id as the broker makes them. */
-const ANSWER_PATH = /^\/v1\/questions\/([A-Za-z0-9_-]{1,64})\/answer$/;
+const ANSWER_PATH = new RegExp(`^/v1/questions/(${QUESTION_ID})/answer$`);
 /** A question's path, with at most a plain `?wait=SECONDS` (any other query goes to the app). */
-const READ_PATH = /^\/v1\/questions\/([A-Za-z0-9_-]{1,64})(?:\?wait=(\d{1,6}(?:\.\d{1,6})?))?$/;
+const READ_PATH = new RegExp(`^/v1/questions/(${QUESTION_ID})(?:\\?wait=(\\d{1,6}(?:\\.\\d{1,6})?))?$`);
 
-/** A node request's headers as a {@link RequestHead} (the lane takes no query string). */
-function headOf(method: string, path: string, headers: IncomingHttpHeaders): RequestHead {
+/** A node request as a {@link RequestHead} (no check the lane runs reads a query parameter). */
+function nodeHead(method: string, path: string, headers: IncomingHttpHeaders): RequestHead {
   return {
     method,
     path,
@@ -105,7 +105,7 @@ export function createFastLane(options: {
     const length = headers["content-length"];
     const chunked = headers["transfer-encoding"] !== undefined;
     const path = taken.route === "read" ? (url.split("?", 1)[0] ?? url) : url;
-    const head = headOf(req.method ?? "", path, headers);
+    const head = nodeHead(req.method ?? "", path, headers);
     if (taken.route === "read") {
       if (chunked || (length !== undefined && length.trim() !== "0")) return false;
     } else if (length === undefined || chunked) return false;

@@ -28,8 +28,9 @@ const DEFAULT_PAGE = 100;
 const MAX_PAGE = 500;
 
 const MAX_WAIT_SECONDS = 300;
-/** Question ids as the broker makes them; anything else is an unknown path. */
-const ID = ":id{[A-Za-z0-9_-]{1,64}}";
+/** Question ids as the broker makes them (a pattern's source); anything else is an unknown path. */
+export const QUESTION_ID = "[A-Za-z0-9_-]{1,64}";
+const ID = `:id{${QUESTION_ID}}`;
 const ANSWER_PATH = `/v1/questions/${ID}/answer`;
 
 function inputError(error: unknown): never {
@@ -49,6 +50,10 @@ function transitionReply(outcome: TransitionOutcome, invalid = "invalid_answers"
   if (outcome.reason === "invalid") throw new HttpError(422, invalid, outcome.message, outcome.issues);
   throw new HttpError(409, outcome.reason, outcome.message);
 }
+
+/** A create body (`POST /v1/questions`, `POST /v1/ask`) as tool input and broker options. */
+const createRequest = (ctx: QuestionRoutesContext, body: Record<string, unknown>) =>
+  parseCreate(body, { target: ctx.defaultTarget, channels: ctx.channels });
 
 /**
  * The routes an agent's cycle goes through (create, wait, answer), as functions of what the request
@@ -84,7 +89,7 @@ export function hotRoutes(ctx: QuestionRoutesContext): HotRoutes {
       return { status: 200, body: toPublicQuestion(record) };
     },
     async create(body) {
-      const { input, options } = parseCreate(body, { target: ctx.defaultTarget, channels: ctx.channels });
+      const { input, options } = createRequest(ctx, body);
       const record = await ctx.broker.create(input, options).catch(inputError);
       return { status: 201, body: toPublicQuestion(record) };
     },
@@ -186,10 +191,7 @@ export function mountQuestionRoutes(app: Hono<GatewayEnv>, ctx: QuestionRoutesCo
    * while the prompt is still being delivered.
    */
   app.post("/v1/ask", async (c) => {
-    const { input, options } = parseCreate(readObject(c), {
-      target: ctx.defaultTarget,
-      channels: ctx.channels,
-    });
+    const { input, options } = createRequest(ctx, readObject(c));
     const signal = c.req.raw.signal;
     const result = await ctx.broker.ask(input, { ...options, signal }).catch(inputError);
     return sendJson(c, 200, result);

@@ -1,5 +1,4 @@
-import type { Server } from "node:http";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createHttpApp, gatewayChecks, type HttpAppOptions } from "./app.ts";
@@ -26,7 +25,7 @@ export interface HttpServer {
 
 /**
  * Creates the gateway's one HTTP server: the Hono app of `createHttpApp` on `@hono/node-server`, with the
- * fast lane for the agent's create and answer in front of it (`fast-lane.ts`). Every failure is a JSON
+ * fast lane for the agent's create, wait and answer in front of it (`fast-lane.ts`). Every failure is a JSON
  * error body; a crash in a handler is logged once and answered with 500.
  *
  * @example
