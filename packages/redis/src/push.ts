@@ -1,7 +1,14 @@
-import { AskUserError, type AskUserLogger, consoleLogger, describeError } from "@ask-user/core/store";
-import { Redis, type RedisOptions } from "ioredis";
+import { AskUserError, type AskUserLogger, consoleLogger } from "@ask-user/core/store";
+import type { RedisOptions } from "ioredis";
+import {
+  clientOptions,
+  connect,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  quit,
+  reportOutages,
+  storeFailure,
+} from "./connection.ts";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";
-import { clientOptions, quit } from "./store.ts";
 
 /** Options of {@link createRedisPushState}. */
 export interface RedisPushStateOptions {
@@ -103,8 +110,6 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return { renewed, replaced }
 `;
 
-const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
-
 /**
  * Opens the Web Push state on Redis (one connection), shared by every gateway instance on the same
  * server and `keyPrefix`. Every failure rejects with `AskUserError("store_failure")`, the cause kept.
@@ -119,18 +124,10 @@ export function createRedisPushState(options: RedisPushStateOptions = {}): Redis
   const logger = options.logger ?? consoleLogger;
   const keys = pushKeysFor(keyPrefix);
   const config = clientOptions(options, commandTimeoutMs);
-  const client = options.url === undefined ? new Redis(config) : new Redis(options.url, config);
+  const client = connect(options.url, config);
   const label = `Redis push state ${keyPrefix}`;
   let closed = false;
-  let reported = false;
-  client.on("error", (error: unknown) => {
-    if (reported || closed) return;
-    reported = true; // once per outage
-    logger.warn({ keyPrefix, connection: "push", err: describeError(error) }, "Redis connection failed");
-  });
-  client.on("ready", () => {
-    reported = false;
-  });
+  reportOutages(client, { keyPrefix, connection: "push" }, logger, () => closed);
 
   async function use<T>(what: string, work: () => Promise<T>): Promise<T> {
     if (closed) throw new AskUserError("closed", `The ${label} is closed.`);
@@ -138,9 +135,7 @@ export function createRedisPushState(options: RedisPushStateOptions = {}): Redis
       return await work();
     } catch (error) {
       if (closed) throw new AskUserError("closed", `The ${label} was closed during the call.`);
-      if (error instanceof AskUserError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new AskUserError("store_failure", `${label}: could not ${what}: ${reason}`, { cause: error });
+      throw storeFailure(label, what, error);
     }
   }
 

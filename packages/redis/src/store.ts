@@ -2,7 +2,6 @@ import {
   AskUserError,
   type AskUserLogger,
   consoleLogger,
-  describeError,
   type ListPage,
   type ListPosition,
   matchesFilter,
@@ -11,7 +10,15 @@ import {
   type QuestionStore,
   TERMINAL_STATUSES,
 } from "@ask-user/core/store";
-import { Redis, type RedisOptions } from "ioredis";
+import type { RedisOptions } from "ioredis";
+import {
+  clientOptions,
+  connect,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  quit,
+  reportOutages,
+  storeFailure,
+} from "./connection.ts";
 import { startChangeFeed } from "./feed.ts";
 import { DEFAULT_KEY_PREFIX, indexFor, keysFor } from "./keys.ts";
 import { defineScripts } from "./scripts.ts";
@@ -46,34 +53,11 @@ export interface RedisStore extends QuestionStore {
   readonly ready: Promise<void>;
 }
 
-const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
 const DEFAULT_CHANGE_LOG_LENGTH = 1000;
 /** The key layout this code writes (2: pending-per-conversation and ended-by-expiry indexes). */
 const LAYOUT_VERSION = 2;
 /** Retention deletes this many records per script run, so Redis never blocks for long. */
 const PRUNE_BATCH = 200;
-
-/** Reconnect forever, quickly at first, then every 2 s. */
-const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2000);
-
-/** The client options the store's guarantees rely on, over the caller's (see README "Failures"). */
-export function clientOptions(
-  options: { redis?: RedisStoreOptions["redis"] },
-  commandTimeoutMs: number,
-): RedisOptions {
-  return {
-    retryStrategy,
-    connectTimeout: commandTimeoutMs,
-    ...options.redis,
-    // A command that cannot be sent fails after two reconnection attempts instead of waiting.
-    maxRetriesPerRequest: 1,
-    commandTimeout: commandTimeoutMs,
-    // A write whose reply was lost must not be sent again: its second run would report a conflict
-    // with itself. It fails with store_failure instead, and the caller reads the record again.
-    autoResendUnfulfilledCommands: false,
-    lazyConnect: false,
-  };
-}
 
 /**
  * Connects a `QuestionStore` to Redis, shared by several gateway instances: every write is one Lua
@@ -99,7 +83,7 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   const logger = options.logger ?? consoleLogger;
   const keys = keysFor(keyPrefix);
   const config = clientOptions(options, commandTimeoutMs);
-  const command = options.url === undefined ? new Redis(config) : new Redis(options.url, config);
+  const command = connect(options.url, config);
   const name = config.connectionName;
   const subscriber = command.duplicate({
     autoResubscribe: false,
@@ -107,28 +91,12 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   });
   const label = `Redis store ${keyPrefix}`;
   let closed = false;
-  for (const [role, connection] of [
-    ["commands", command],
-    ["changes", subscriber],
-  ] as const) {
-    let reported = false;
-    connection.on("error", (error: unknown) => {
-      if (reported || closed) return;
-      reported = true; // once per outage, not once per reconnection attempt
-      logger.warn({ keyPrefix, connection: role, err: describeError(error) }, "Redis connection failed");
-    });
-    connection.on("ready", () => {
-      reported = false;
-    });
-  }
+  reportOutages(command, { keyPrefix, connection: "commands" }, logger, () => closed);
+  reportOutages(subscriber, { keyPrefix, connection: "changes" }, logger, () => closed);
   const scripts = defineScripts(command, keys, options.changeLogLength ?? DEFAULT_CHANGE_LOG_LENGTH);
   const feed = startChangeFeed(command, subscriber, keys, logger);
 
-  const fail = (what: string, cause: unknown): AskUserError => {
-    if (cause instanceof AskUserError) return cause;
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    return new AskUserError("store_failure", `${label}: could not ${what}: ${reason}`, { cause });
-  };
+  const fail = (what: string, cause: unknown): AskUserError => storeFailure(label, what, cause);
 
   function whenSynced(): Promise<void> {
     if (feed.isSynced()) return Promise.resolve();
@@ -279,17 +247,4 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
       await Promise.all([command, subscriber].map(quit));
     },
   };
-}
-
-/** Ends a connection: QUIT when it is up (pending replies still arrive), else drop it at once. */
-export async function quit(connection: Redis): Promise<void> {
-  if (connection.status !== "ready") {
-    connection.disconnect();
-    return;
-  }
-  try {
-    await connection.quit();
-  } catch {
-    connection.disconnect();
-  }
 }
