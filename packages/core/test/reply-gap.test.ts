@@ -62,6 +62,30 @@ describe("a reply in the moment between a prompt's send and its recording", () =
     expect((await env.store.get(first.id))?.status).toBe("pending");
   });
 
+  it("goes to the question whose delivery was recorded between the look by message and the look for sends", async () => {
+    const env = setup();
+    const { second, release } = await twoQuestionsSecondInFlight(env);
+    // The store sees the delivery recorded just after the look by message missed it (the writer
+    // committed in between): the pending questions then show no send in flight.
+    const findByMessage = env.store.findByMessage.bind(env.store);
+    let looks = 0;
+    env.store.findByMessage = async (...args) => {
+      const found = await findByMessage(...args);
+      if (looks++ === 0) {
+        release();
+        for (let turn = 0; turn < 20; turn++) {
+          const pending = await env.store.list({ status: "pending" });
+          if (pending.every((r) => r.deliveries.some((d) => d.kind === "prompt"))) break;
+          await env.clock.advance(0);
+        }
+      }
+      return found;
+    };
+    const outcome = await env.broker.handleReply({ ...target, userId: "u-alice", text: "2", replyTo: "101" });
+    expect(outcome).toMatchObject({ kind: "answered", record: { id: (await second).id } });
+    expect(looks).toBe(2);
+  });
+
   it("is read by the other rules when the delivery is still not recorded after the wait", async () => {
     const env = setup();
     const { release } = await twoQuestionsSecondInFlight(env);

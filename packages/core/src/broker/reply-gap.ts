@@ -24,8 +24,9 @@ function beingDelivered(record: QuestionRecord, now: number): boolean {
  * The question whose message `event` replies to (SPEC §7 rule 1), closing the gap between a prompt being
  * sent and its message id being stored: when the store does not know the message and a prompt is being
  * delivered in the same conversation (by this or another instance), waits until those deliveries are
- * recorded — at most {@link REPLY_GAP_WAIT_MS} — and looks again. Without such a delivery it answers at
- * once: the message is simply not one of ours.
+ * recorded — at most {@link REPLY_GAP_WAIT_MS} — and looks again. Without such a delivery it looks once
+ * more at once (one may have been recorded between the two reads) and answers: the message is then
+ * simply not one of ours.
  */
 export async function findRepliedTo(
   ctx: BrokerContext,
@@ -52,7 +53,9 @@ export async function findRepliedTo(
     const inFlight = (
       await ctx.store.list({ status: "pending", channel: event.channel, conversation: event.conversation })
     ).filter((record) => beingDelivered(record, now) && !recorded.has(record.id));
-    if (inFlight.length === 0) return undefined;
+    // None in flight: look once more, since one may have been recorded between the two reads (a writer
+    // thread's commit is read before its change is told); otherwise the message is not one of ours.
+    if (inFlight.length === 0) return await find();
     waiting = new Set(inFlight.map((record) => record.id));
     await new Promise<void>((resolve) => {
       wake = resolve;
