@@ -14,19 +14,34 @@ export interface NewRecordOptions {
   locale?: string;
 }
 
+/** Base 62 in ASCII order: a fixed-width number in these digits sorts as text the way it sorts as a number. */
+const TIME_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** 62^7 ms is 111 years: the prefix sorts by creation time until 2081 (and wraps, still valid, after). */
+const TIME_CHARS = 7;
+const TIME_WRAP = 62 ** TIME_CHARS;
+
+/**
+ * A new question id: 20 URL-safe characters, the creation time in milliseconds (7 base-62 digits) then 78
+ * random bits (13 base64url characters). Ids made later sort after earlier ones, so a store's index on
+ * them grows at its end: with purely random ids every write dirtied another page of that index (and of
+ * the indexes keyed by question id), which made SQLite's commits about 1.5× as costly (measured on
+ * 40,000 writes, 8 a transaction: 1,035 → 694 µs a commit). An id never starts with "-" (a command line
+ * would read `ask-user wait -hx2…` as options). Ids are not secrets: the action tokens are.
+ */
+export function newQuestionId(now: number): string {
+  let time = Math.max(0, Math.floor(now)) % TIME_WRAP;
+  let prefix = "";
+  for (let i = 0; i < TIME_CHARS; i++) {
+    prefix = TIME_DIGITS.charAt(time % 62) + prefix;
+    time = Math.floor(time / 62);
+  }
+  return prefix + randomBase64Url(12).slice(0, 20 - TIME_CHARS);
+}
+
 /**
  * A new pending record for a normalised prompt: fresh id and action tokens, the absolute deadline, and
  * — when it has a target — this broker's claim on delivering it (so repair elsewhere waits).
  */
-/**
- * A new question id: 120 random bits, URL-safe, never starting with "-" (a command line would read
- * `ask-user wait -hx2…` as options; one id in 64 would start so).
- */
-function newQuestionId(): string {
-  const id = randomBase64Url(15);
-  return id.startsWith("-") ? `Q${id.slice(1)}` : id;
-}
-
 export async function newRecord(
   ctx: BrokerContext,
   prompt: Prompt,
@@ -36,7 +51,7 @@ export async function newRecord(
   const creator = options.creator && (await named(ctx, options.creator, options.target));
   const now = ctx.clock.now();
   const record: QuestionRecord = {
-    id: newQuestionId(),
+    id: newQuestionId(now),
     version: 1,
     prompt,
     answerers,
