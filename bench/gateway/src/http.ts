@@ -10,6 +10,7 @@ import { startGateway } from "@ask-user/gateway";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { pino } from "pino";
+import { outsideFigure } from "./http-outside.ts";
 import { cpuMicros } from "./machine.ts";
 import { print } from "./report.ts";
 import { answer, input } from "./samples.ts";
@@ -250,5 +251,26 @@ export async function httpSection(dir: string, clients: number, cycles: number):
     print(
       `${indent} why below 0.5: 0.5× is a cycle every ${fmt(needed)} µs of the event loop's time; on a SQLite file the gateway's main thread spends ${fmt(durable.mainMicros)} µs a cycle (bare: ${fmt(bare.mainMicros)}, the same client included), and its event loop waits ${Math.round((1 - durable.loopBusy) * 100)} % of the time for the writer thread's commits (each request waits for its group's fsync; the memory store, with none, keeps it busy ${busy(memoryStore)}). The rest of the main thread's time: socket writes, the HTTP parser, zod's input check, the broker, the hand-off to the writer and GC, each a few µs to some tens (the profile section says where)`,
     );
+  }
+
+  const outside = httpClient(clients);
+  try {
+    const { bare: bareOut, gateway } = await outsideFigure(dir, outside, clients, cycles, ROUNDS);
+    print(
+      row(
+        `HTTP create→answer from outside (${clients} clients)`,
+        gateway.perSecond,
+        "cycles/s",
+        `   (bare node:http: ${fmt(bareOut.perSecond)}/s; ratio ${(gateway.perSecond / bareOut.perSecond).toFixed(3)}×; goal ≥ 0.5×; the server in a process of its own — ask-user start on a SQLite file — and the clients in this one, as an agent's machine sees it; medians of ${ROUNDS} rounds in turns)`,
+      ),
+    );
+    const mainBusy = (gateway.serverMainMicros * gateway.perSecond) / 1e6;
+    const side = (m: typeof gateway) =>
+      `server ${fmt(m.serverMicros)} µs (main thread ${fmt(m.serverMainMicros)}), clients ${fmt(m.clientMicros)} µs, the machine's cores busy ${m.cores.toFixed(2)}`;
+    print(
+      `${indent} CPU per cycle from outside: the gateway ${side(gateway)}; bare node:http ${side(bareOut)}. The gateway's main thread is busy ${mainBusy.toFixed(2)} of the time${mainBusy < 0.8 ? ": each client's next request waits for its last one's durable commit, so the cycle is bound by how the main thread and the writer thread overlap (the latency of each commit), not by a core" : ": its CPU is the limit"}`,
+    );
+  } finally {
+    outside.close();
   }
 }

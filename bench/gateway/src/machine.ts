@@ -16,6 +16,25 @@ export function load(): string {
   return `load average ${one} ${five} ${fifteen} (1, 5, 15 min) on ${os.cpus().length} cores`;
 }
 
+/** The machine's CPU times so far (all cores, from /proc/stat), for {@link coresBusy}. */
+export function cpuTimes(): { busy: number; total: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
+}
+
+/** How many of the machine's cores were busy, on average, since `since` (from every process). */
+export function coresBusy(since: { busy: number; total: number }): number {
+  const now = cpuTimes();
+  const total = now.total - since.total;
+  return total > 0 ? ((now.busy - since.busy) / total) * os.cpus().length : 0;
+}
+
 /** Resident memory of process `pid`, in bytes. */
 export function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));

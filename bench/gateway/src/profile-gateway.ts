@@ -6,12 +6,16 @@
  * Messages in: `"start"`, `"stop"`, `"close"`. Out: `{ url }` once listening, `"started"`, then
  * `{ summary }` on stop.
  */
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { startGateway } from "@ask-user/gateway";
 import { pino } from "pino";
 import { type CpuProfile, summarise } from "./cpu-profile.ts";
 
 const SAMPLING_INTERVAL_MICROS = 250;
+/** `PROFILE_SAVE=/tmp/gateway` also writes each profile to `/tmp/gateway-1.cpuprofile`, … (Chrome DevTools opens them). */
+const SAVE = process.env.PROFILE_SAVE;
+let saved = 0;
 const db = process.argv[2];
 if (!db || !process.send)
   throw new Error("usage: node profile-gateway.ts <sqlite file> (with an IPC channel)");
@@ -33,6 +37,8 @@ process.on("message", (message) => {
       send("started");
     } else if (message === "stop") {
       const { profile } = await session.post("Profiler.stop");
+      saved++;
+      if (SAVE) writeFileSync(`${SAVE}-${saved}.cpuprofile`, JSON.stringify(profile));
       send({ summary: summarise(profile as CpuProfile) });
     } else if (message === "close") {
       session.disconnect();

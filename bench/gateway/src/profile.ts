@@ -1,9 +1,9 @@
 /**
  * Where the gateway's own time goes, per route: a gateway on a SQLite file in a child process
  * (`profile-gateway.ts`), warmed up with create→answer cycles, then profiled with node:inspector while
- * 16 clients only create, again while they only answer what was created, and again while each answer
- * wakes a long-poll waiter. Each route's CPU time per request (every thread of the child) and its main
- * thread's self time by package, file and function.
+ * 16 clients run whole cycles, again while they only create, while they only answer what was created,
+ * and while each answer wakes a long-poll waiter. Each one's CPU time per request or cycle (every thread
+ * of the child) and its main thread's self time by package, file and function.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,8 @@ import { fmt, rate } from "./stats.ts";
 import { openWaiters } from "./waiter-clients.ts";
 
 const WARM_UP = 2_000;
+/** How many functions each profile lists (`PROFILE_TOP=40` for more). */
+const TOP_FUNCTIONS = Number(process.env.PROFILE_TOP) > 0 ? Number(process.env.PROFILE_TOP) : 10;
 /** Long-poll waiters for the third profile: answers that each wake one of them. */
 const WAITERS = 2_000;
 
@@ -96,6 +98,7 @@ export async function profileFigures(dir: string, clients: number, count: number
       );
       return { summary, ...used, perSecond, requests };
     };
+    const cycles = await profiled(count, async () => answerOf(await create()));
     const ids: string[] = [];
     const creates = await profiled(count, async (i) => {
       ids[i] = await create();
@@ -126,6 +129,7 @@ export async function profileFigures(dir: string, clients: number, count: number
       `where the gateway's time goes: a child gateway on a SQLite file, ${fmt(count)} requests per route from ${clients} clients after ${fmt(WARM_UP)} cycles of warm-up; node:inspector samples its main thread`,
     );
     for (const [route, figure] of [
+      ["a create→answer cycle (POST /v1/questions, then its POST …/answer; figures per cycle)", cycles],
       ["POST /v1/questions (create)", creates],
       ["POST /v1/questions/:id/answer", answers],
       [
@@ -137,11 +141,11 @@ export async function profileFigures(dir: string, clients: number, count: number
       const busy = summary.busyMicros;
       const perRequest = (micros: number) => `${fmt(micros / figure.requests)} µs`;
       print(
-        `  ${route}: ${perRequest(figure.cpuMicros)} CPU per request in the gateway process, of which the main thread ${perRequest(figure.mainMicros)} and the other threads (the SQLite writer, GC helpers, libuv) ${perRequest(figure.cpuMicros - figure.mainMicros)}; ${fmt(figure.perSecond)} requests/s. The main thread's samples (${fmt(busy / 1000)} ms busy):`,
+        `  ${route}: ${perRequest(figure.cpuMicros)} CPU per ${figure === cycles ? "cycle" : "request"} in the gateway process, of which the main thread ${perRequest(figure.mainMicros)} and the other threads (the SQLite writer, GC helpers, libuv) ${perRequest(figure.cpuMicros - figure.mainMicros)}; ${fmt(figure.perSecond)} ${figure === cycles ? "cycles" : "requests"}/s. The main thread's samples (${fmt(busy / 1000)} ms busy):`,
       );
       print(`    main thread by package: ${shares(summary.byPackage, busy, 8)}`);
       print(`    by file: ${shares(summary.byFile, busy, 8)}`);
-      print(`    top functions (self time): ${shares(summary.byFunction, busy, 10)}`);
+      print(`    top functions (self time): ${shares(summary.byFunction, busy, TOP_FUNCTIONS)}`);
     }
   } finally {
     client.close();
