@@ -8,6 +8,7 @@
 /** @import { FromWriter, ToWriter, WriterOptions } from "./protocol.ts" */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import Sqlite from "better-sqlite3";
+import { decodeGroup, encodeAnswers } from "./wire.mjs";
 import { configureWriter, createWriter, errorShape } from "./writer.mjs";
 
 const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
@@ -42,17 +43,15 @@ const MAX_JOINED = 1024;
  * @param {Group[]} groups
  */
 function commitJoined(groups) {
-  const result = writer.run(groups.flatMap((group) => group.ops));
-  /** @type {import("./protocol.ts").GroupAnswer[]} */
-  const answers = [];
-  let at = 0;
-  for (const { id, ops } of groups) {
-    if (result.ok) answers.push({ id, ok: true, outcomes: result.outcomes.slice(at, at + ops.length) });
-    else answers.push({ id, ok: false, error: result.error });
-    at += ops.length;
-  }
-  send({ type: "groups", answers, stats: result.stats });
+  const ops =
+    groups.length === 1 ? /** @type {Group} */ (groups[0]).ops : groups.flatMap((group) => group.ops);
+  const result = writer.run(ops);
+  stats = result.stats;
+  send(encodeAnswers(groups, result));
 }
+
+/** The writer's counts as of its last transaction. */
+let stats = { writes: 0, transactions: 0, largestGroup: 0 };
 
 function close() {
   try {
@@ -71,21 +70,36 @@ port.on("message", (/** @type {ToWriter} */ first) => {
   /** @type {Group[]} */
   let joined = [];
   let size = 0;
-  while (message) {
+  while (message !== undefined) {
     // The main thread sends "close" only once every group it sent has been answered.
-    if (message.type === "close") {
+    if (message === "close") {
       if (joined.length > 0) commitJoined(joined);
       close();
       return;
     }
-    if (joined.length > 0 && size + message.ops.length > MAX_JOINED) {
+    /** @type {Group} */
+    let group;
+    try {
+      group = decodeGroup(message);
+    } catch (error) {
+      // Never seen (both sides are this release's code): this group fails alone, in its turn.
+      if (joined.length > 0) commitJoined(joined);
+      joined = [];
+      size = 0;
+      send(
+        encodeAnswers([{ id: Number(message[0]), ops: [] }], { ok: false, error: errorShape(error), stats }),
+      );
+      message = receiveMessageOnPort(port)?.message;
+      continue;
+    }
+    if (joined.length > 0 && size + group.ops.length > MAX_JOINED) {
       commitJoined(joined);
       joined = [];
       size = 0;
     }
-    joined.push(message);
-    size += message.ops.length;
+    joined.push(group);
+    size += group.ops.length;
     message = receiveMessageOnPort(port)?.message;
   }
-  commitJoined(joined);
+  if (joined.length > 0) commitJoined(joined);
 });

@@ -31,6 +31,29 @@ const COPIED = [
 ];
 
 /**
+ * Whether `have` (rows read back) holds the same rows as `wanted`, compared as sets by `key`. A
+ * question has a token or two and a delivery or two: those are compared directly, more through a set.
+ * @template T
+ * @param {readonly T[]} have
+ * @param {readonly T[]} wanted
+ * @param {(row: T) => string} key
+ */
+function sameRows(have, wanted, key) {
+  if (have.length !== wanted.length) return false;
+  if (have.length === 0) return true;
+  if (have.length === 1) return key(/** @type {T} */ (have[0])) === key(/** @type {T} */ (wanted[0]));
+  const set = new Set(have.map(key));
+  return wanted.every((row) => set.has(key(row)));
+}
+
+/**
+ * A message index row as one string (each part after its length, so that no two rows share one).
+ * @param {readonly string[]} message `[channel, conversation, messageId]`
+ */
+const messageKey = ([channel = "", conversation = "", messageId = ""]) =>
+  `${channel.length}:${channel}${conversation.length}:${conversation}${messageId}`;
+
+/**
  * Sets a write connection up: busy wait, WAL, `synchronous = FULL`, foreign keys (cascades of prune),
  * CHECK constraints skipped (see below).
  * @param {Database} db
@@ -66,11 +89,11 @@ export function errorShape(error) {
  * @returns {Writer}
  */
 export function createWriter(db) {
+  // Parameters by position, not by name: binding an object looks up each name in it.
   const insert = db.prepare(`
     INSERT INTO questions (id, version, status, run_id, target_channel, target_conversation, created_at,
       expires_at, needs_repair, record)
-    VALUES (@id, @version, @status, @run_id, @target_channel, @target_conversation, @created_at,
-      @expires_at, @needs_repair, @record)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO NOTHING`);
   const current = db.prepare(`SELECT ${COPIED.join(", ")} FROM questions WHERE id = ? AND version = ?`).raw();
   /**
@@ -80,14 +103,18 @@ export function createWriter(db) {
    * @type {Map<number, import("better-sqlite3").Statement>}
    */
   const updates = new Map();
-  /** @param {number} changed bit i set: `COPIED[i]` changes */
+  /**
+   * Its parameters by position: the version, the changing columns in `COPIED` order, the record, the
+   * id, the expected version.
+   * @param {number} changed bit i set: `COPIED[i]` changes
+   */
   const updateOf = (changed) => {
     let statement = updates.get(changed);
     if (!statement) {
-      const set = COPIED.filter((_, i) => changed & (1 << i)).map((column) => `${column} = @${column}`);
+      const set = COPIED.filter((_, i) => changed & (1 << i)).map((column) => `${column} = ?`);
       statement = db.prepare(
-        `UPDATE questions SET ${["version = @version", ...set, "record = @record"].join(", ")}
-         WHERE id = @id AND version = @expected`,
+        `UPDATE questions SET ${["version = ?", ...set, "record = ?"].join(", ")}
+         WHERE id = ? AND version = ?`,
       );
       updates.set(changed, statement);
     }
@@ -121,32 +148,20 @@ export function createWriter(db) {
     .raw();
 
   /**
-   * Whether the index rows of a question already are `wanted` (compared as sets). Tokens never change
-   * after a question is created and messages only when it is delivered, so most compare-and-sets
-   * (an answer, a draft, a claim) read two short index ranges instead of rewriting them.
-   * @param {string[]} have
-   * @param {string[]} wanted
-   */
-  function sameRows(have, wanted) {
-    if (have.length !== wanted.length) return false;
-    const set = new Set(have);
-    return wanted.every((row) => set.has(row));
-  }
-
-  /**
    * A compare-and-set's index rows: rewritten only when they differ from what is stored (a token or a
    * message another record took over counts as differing, and comes back to this one, written last).
+   * Tokens never change after a question is created and messages only when it is delivered, so most
+   * compare-and-sets (an answer, a draft, a claim) read two short index ranges instead of rewriting them.
    * @param {RecordRows} rows
    */
   function reindex({ row, tokens, messages }) {
     const storedTokens = /** @type {string[]} */ (tokensOf.all(row.id));
-    if (!sameRows(storedTokens, tokens)) {
+    if (!sameRows(storedTokens, tokens, String)) {
       deleteTokens.run(row.id);
       for (const token of tokens) insertToken.run(token, row.id);
     }
-    const key = (/** @type {string[]} */ parts) => JSON.stringify(parts);
-    const storedMessages = /** @type {string[][]} */ (messagesOf.all(row.id)).map(key);
-    if (!sameRows(storedMessages, messages.map(key))) {
+    const storedMessages = /** @type {string[][]} */ (messagesOf.all(row.id));
+    if (!sameRows(storedMessages, messages, messageKey)) {
       deleteMessages.run(row.id);
       for (const [channel, conversation, messageId] of messages)
         insertMessage.run(channel, conversation, messageId, row.id);
@@ -168,27 +183,47 @@ export function createWriter(db) {
   const write = (op) => {
     switch (op.kind) {
       case "create": {
-        if (insert.run(op.row).changes === 0) return false;
+        const { row } = op;
+        const created = insert.run(
+          row.id,
+          row.version,
+          row.status,
+          row.run_id,
+          row.target_channel,
+          row.target_conversation,
+          row.created_at,
+          row.expires_at,
+          row.needs_repair,
+          row.record,
+        );
+        if (created.changes === 0) return false;
         index(op);
         return true;
       }
       case "compareAndSet": {
-        const stored = /** @type {unknown[] | undefined} */ (current.get(op.row.id, op.expected));
+        const { row } = op;
+        const stored = /** @type {unknown[] | undefined} */ (current.get(row.id, op.expected));
         if (stored === undefined) return null;
+        /** @type {unknown[]} */
+        const values = [row.version];
         let changed = 0;
-        COPIED.forEach((column, i) => {
-          if (stored[i] !== op.row[column]) changed |= 1 << i;
-        });
-        if (updateOf(changed).run({ ...op.row, expected: op.expected }).changes !== 1) return null;
+        for (let i = 0; i < COPIED.length; i++) {
+          const value = row[/** @type {(typeof COPIED)[number]} */ (COPIED[i])];
+          if (stored[i] !== value) {
+            changed |= 1 << i;
+            values.push(value);
+          }
+        }
+        values.push(row.record, row.id, op.expected);
+        if (updateOf(changed).run(values).changes !== 1) return null;
         reindex(op);
         return /** @type {string} */ (stored[0]);
       }
+      // Named parameters, bound from the write itself (its other properties are not parameters).
       case "see":
-        return see.run({ key: op.key, expires: op.expires, now: op.now }).changes === 1;
+        return see.run(op).changes === 1;
       case "lease":
-        return (
-          lease.run({ name: op.name, holder: op.holder, expires: op.expires, now: op.now }).changes === 1
-        );
+        return lease.run(op).changes === 1;
       case "release":
         release.run(op.name, op.holder);
         return null;
@@ -266,3 +301,6 @@ export function createWriter(db) {
     },
   };
 }
+
+// What crosses between the threads, for `writer-thread.ts` (the worker imports it from `wire.mjs`).
+export { decodeAnswers, decodeGroup, encodeAnswers, encodeGroup } from "./wire.mjs";
