@@ -39,7 +39,7 @@ const cluster = fc.constantFrom(
 function nearLimit(limit: number, over = false): fc.Arbitrary<string> {
   const count = fc.integer({ min: Math.max(1, limit - 3), max: over ? limit + 2 : limit });
   return fc.tuple(count, cluster, cluster, fc.nat(limit)).map(([n, fill, other, at]) => {
-    const units = Array.from({ length: n }, (_, i) => (i === at ? other : fill));
+    const units: string[] = Array.from({ length: n }, (_, i) => (i === at ? other : fill));
     if (units[0] === " ") units[0] = "x"; // a leading space would be trimmed away
     return units.join("");
   });
