@@ -42,8 +42,13 @@ export interface GroupCommit {
 
 interface Queued {
   op: WriteOp;
-  settle(outcome: WriteOutcome): void;
+  /** Turns the outcome into the write's result (see {@link GroupCommit.write}). */
+  settle(outcome: WriteOutcome): unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
 }
+
+const NO_OUTCOME: WriteOutcome = { ok: false, error: { name: "Error", message: "no outcome for a write" } };
 
 /**
  * Group commit: writes queue up while the writer is busy and go together, in the order they were
@@ -79,13 +84,22 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
 
   function settleAll(group: Queued[], result: GroupResult): void {
     stats = result.stats;
-    group.forEach((queued, i) => {
-      const outcome: WriteOutcome = result.ok
-        ? (result.outcomes[i] ?? { ok: false, error: { name: "Error", message: "no outcome for a write" } })
-        : { ok: false, error: result.error };
-      queued.settle(outcome);
-    });
+    const failed: WriteOutcome = result.ok ? NO_OUTCOME : { ok: false, error: result.error };
+    for (let i = 0; i < group.length; i++) {
+      const queued = group[i] as Queued;
+      try {
+        queued.resolve(queued.settle(result.ok ? (result.outcomes[i] ?? NO_OUTCOME) : failed));
+      } catch (error) {
+        queued.reject(error);
+      }
+    }
   }
+
+  const answered = (group: Queued[]) => (result: GroupResult) => {
+    inFlight--;
+    settleAll(group, result);
+    schedule();
+  };
 
   function flush(): void {
     scheduled = false;
@@ -103,30 +117,17 @@ export function createGroupCommit(runner: GroupRunner, maxGroup: number): GroupC
     queue = queue.length <= take ? [] : queue.slice(take);
     inFlight++;
     runner.busy(true);
-    void runner
-      .run(group.map((queued) => queued.op))
-      .catch((error: unknown): GroupResult => ({ ok: false, error: shapeOf(error), stats }))
-      .then((result) => {
-        inFlight--;
-        settleAll(group, result);
-        schedule();
-      });
+    const ops: WriteOp[] = new Array(group.length);
+    for (let i = 0; i < group.length; i++) ops[i] = (group[i] as Queued).op;
+    const done = answered(group);
+    void runner.run(ops).then(done, (error: unknown) => done({ ok: false, error: shapeOf(error), stats }));
     if (queue.length > 0) schedule();
   }
 
   return {
     write<T>(op: WriteOp, settle: (outcome: WriteOutcome) => T) {
       return new Promise<T>((resolve, reject) => {
-        queue.push({
-          op,
-          settle(outcome) {
-            try {
-              resolve(settle(outcome));
-            } catch (error) {
-              reject(error);
-            }
-          },
-        });
+        queue.push({ op, settle, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
     },

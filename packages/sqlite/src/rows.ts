@@ -1,25 +1,36 @@
 import { needsRepair, type QuestionRecord } from "@ask-user/core/store";
-import type { RecordRows } from "./protocol.ts";
+import type { QuestionRow, RecordRows } from "./protocol.ts";
+
+/** The `questions` row of `record`: the queried fields copied out of it, and its JSON (`json`). */
+export function questionRow(record: QuestionRecord, json: string): QuestionRow {
+  return {
+    id: record.id,
+    version: record.version,
+    status: record.status,
+    run_id: record.runId ?? null,
+    target_channel: record.target?.channel ?? null,
+    target_conversation: record.target?.conversation ?? null,
+    created_at: record.createdAt,
+    expires_at: record.expiresAt,
+    needs_repair: needsRepair(record) ? 1 : 0,
+    record: json,
+  };
+}
+
+/** The rows of the message index of `record`: `[channel, conversation, messageId]` of each delivery. */
+export function messageRows(record: QuestionRecord): [string, string, string][] {
+  const rows: [string, string, string][] = new Array(record.deliveries.length);
+  for (let i = 0; i < rows.length; i++) {
+    const delivery = record.deliveries[i] as QuestionRecord["deliveries"][number];
+    rows[i] = [delivery.channel, delivery.conversation, delivery.messageId];
+  }
+  return rows;
+}
 
 /**
  * The rows the writer stores for `record`: its `questions` row (the queried fields copied out of the
  * record, whose JSON is `json`) and its token and message index rows.
  */
 export function recordRows(record: QuestionRecord, json: string): RecordRows {
-  return {
-    row: {
-      id: record.id,
-      version: record.version,
-      status: record.status,
-      run_id: record.runId ?? null,
-      target_channel: record.target?.channel ?? null,
-      target_conversation: record.target?.conversation ?? null,
-      created_at: record.createdAt,
-      expires_at: record.expiresAt,
-      needs_repair: needsRepair(record) ? 1 : 0,
-      record: json,
-    },
-    tokens: [...record.tokens],
-    messages: record.deliveries.map((d) => [d.channel, d.conversation, d.messageId]),
-  };
+  return { row: questionRow(record, json), tokens: record.tokens.slice(), messages: messageRows(record) };
 }

@@ -17,7 +17,7 @@ import { createGroupCommit, type GroupRunner } from "./group-commit.ts";
 import { migrate } from "./migrations.ts";
 import type { ErrorShape, WriteOp, WriterStats, WriteValue } from "./protocol.ts";
 import { openQuickMarks, type QuickMarks } from "./quick-marks.ts";
-import { recordRows } from "./rows.ts";
+import { messageRows, questionRow } from "./rows.ts";
 import { prepareReads, type ReadStatements } from "./statements.ts";
 import { configureWriter, createWriter } from "./writer.mjs";
 import { startWriterThread } from "./writer-thread.ts";
@@ -165,15 +165,6 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     });
   }
 
-  /** Runs `start`, turning a synchronous throw (a record JSON cannot hold) into a rejection. */
-  function attempt<T>(start: () => Promise<T>): Promise<T> {
-    try {
-      return start();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
   /** Tells the subscribers about a committed write, each with its own parsed copy. */
   function emit(json: string, previousStatus: StoreChange["previousStatus"]): void {
     for (const listener of listeners) {
@@ -193,30 +184,50 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     path,
     stats: () => writes.stats(),
     create(record) {
-      return attempt(() => {
-        const json = JSON.stringify(record);
-        const op: WriteOp = { kind: "create", ...recordRows(record, json) };
-        return write(`create question ${record.id}`, op, (created) => {
-          if (created !== true)
-            throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
-          emit(json, undefined);
-        });
+      let op: WriteOp;
+      let json: string;
+      try {
+        json = JSON.stringify(record);
+        // The rows are taken now: a caller changing the record afterwards changes nothing stored.
+        op = {
+          kind: "create",
+          row: questionRow(record, json),
+          tokens: record.tokens.slice(),
+          messages: messageRows(record),
+        };
+      } catch (error) {
+        return Promise.reject(error); // a record JSON cannot hold
+      }
+      return write(`create question ${record.id}`, op, (created) => {
+        if (created !== true)
+          throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
+        emit(json, undefined);
       });
     },
     async get(id) {
       return parse(read(`read question ${id}`, (s) => s.get.get(id)));
     },
     compareAndSet(expectedVersion, next) {
-      return attempt(() => {
-        if (closing) throw closedError();
-        if (next.version !== expectedVersion + 1) return Promise.resolve(false);
-        const json = JSON.stringify(next);
-        const op: WriteOp = { kind: "compareAndSet", expected: expectedVersion, ...recordRows(next, json) };
-        return write(`update question ${next.id}`, op, (previous) => {
-          if (typeof previous !== "string") return false;
-          emit(json, previous as QuestionStatus);
-          return true;
-        });
+      if (closing) return Promise.reject(closedError());
+      if (next.version !== expectedVersion + 1) return Promise.resolve(false);
+      let op: WriteOp;
+      let json: string;
+      try {
+        json = JSON.stringify(next);
+        op = {
+          kind: "compareAndSet",
+          expected: expectedVersion,
+          row: questionRow(next, json),
+          tokens: next.tokens.slice(),
+          messages: messageRows(next),
+        };
+      } catch (error) {
+        return Promise.reject(error); // a record JSON cannot hold
+      }
+      return write(`update question ${next.id}`, op, (previous) => {
+        if (typeof previous !== "string") return false;
+        emit(json, previous as QuestionStatus);
+        return true;
       });
     },
     async prune(before) {
