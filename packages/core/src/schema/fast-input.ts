@@ -6,9 +6,8 @@
  * length near a limit — it declines, and the schema runs and words every issue as it always has.
  * `schema.ts` stays the one source of the rules: the limits and the id pattern come from it.
  */
-import type { z } from "zod";
 import { compareKey, truncateGraphemes } from "../prompt/text.ts";
-import { notReservedLabel } from "./reserved-labels.ts";
+import { reservedKind } from "./reserved-labels.ts";
 import {
   LIMITS,
   type Prompt,
@@ -47,13 +46,6 @@ function shortText(value: unknown, max: number): string | undefined {
   return text.length <= max ? text : undefined;
 }
 
-/** The same check the schema runs on a label: an authored "Other" or "Skip" adds an issue. */
-function isReserved(label: string): boolean {
-  const payload: z.core.ParsePayload<string> = { value: label, issues: [] };
-  void notReservedLabel._zod.check(payload);
-  return payload.issues.length > 0;
-}
-
 /** The options as the schema builds them (label, then a non-blank description), or `undefined`. */
 function fastOptions(raw: unknown): PromptOption[] | undefined {
   if (!itemsBetween(raw, LIMITS.optionsMin, LIMITS.optionsMax)) return undefined;
@@ -62,9 +54,9 @@ function fastOptions(raw: unknown): PromptOption[] | undefined {
   for (const item of raw) {
     if (!withFields(item, OPTION_FIELDS)) return undefined;
     const label = shortText(item.label, LIMITS.labelMaxLength);
-    if (!label || isReserved(label)) return undefined;
-    const key = compareKey(label);
-    if (keys.has(key)) return undefined;
+    if (!label) return undefined;
+    const key = compareKey(label); // the schema's own key: an authored "Other"/"Skip", a duplicate
+    if (reservedKind(key) || keys.has(key)) return undefined;
     keys.add(key);
     if (item.description === undefined) {
       options.push({ label });

@@ -22,16 +22,21 @@ const catalogues = (Object.keys(LOCALES) as Locale[]).map((locale) => messagesFo
 const OTHER_LABELS = forms([...catalogues.map((m) => m.other), ...OTHER_SYNONYMS]);
 const SKIP_LABELS = forms(catalogues.flatMap((m) => [m.skip, ...m.skipWords]));
 
+/** `"other"` / `"skip"` when a label's comparison key (`compareKey`) is a reserved one, else undefined. */
+export function reservedKind(key: string): "other" | "skip" | undefined {
+  return OTHER_LABELS.has(key) ? "other" : SKIP_LABELS.has(key) ? "skip" : undefined;
+}
+
 /** Refuses an authored "Other" (`Other…`, `Sonstiges`, …) and a "Skip" (`/skip`, `Überspringen`, …). */
 export const notReservedLabel = z.superRefine((label: string, ctx) => {
-  const key = compareKey(label);
-  if (OTHER_LABELS.has(key)) {
+  const kind = reservedKind(compareKey(label));
+  if (kind === "other") {
     ctx.addIssue({
       code: "custom",
       input: label,
       message: `Remove the "${label}" option: a free-text "Other" answer is always added by the system.`,
     });
-  } else if (SKIP_LABELS.has(key)) {
+  } else if (kind === "skip") {
     ctx.addIssue({
       code: "custom",
       input: label,
