@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { QuestionRecord } from "@ask-user/core/store";
 import { sampleRecord } from "@ask-user/core/testing";
 import Sqlite from "better-sqlite3";
@@ -28,8 +28,15 @@ const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const PAD = Number(process.env.PAD ?? 0);
 
 const dir = mkdtempSync(join(tmpdir(), "ask-user-ab-"));
-const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" });
-writeFileSync(join(dir, "writer.mjs"), git("show", `${revision}:packages/sqlite/src/writer.mjs`));
+// From the repository's root: `ls-tree` takes its paths from the working directory.
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8", cwd: root });
+// The writer and what it imports (`wire.mjs` since the flat encoding).
+for (const file of ["writer.mjs", "wire.mjs"]) {
+  const source = `${revision}:packages/sqlite/src/${file}`;
+  const exists = git("ls-tree", "--name-only", revision, `packages/sqlite/src/${file}`).trim() !== "";
+  if (exists) writeFileSync(join(dir, file), git("show", source));
+}
 const baseline = (await import(pathToFileURL(join(dir, "writer.mjs")).href)) as {
   createWriter(db: Sqlite.Database): Writer;
 };
