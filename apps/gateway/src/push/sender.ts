@@ -76,7 +76,6 @@ export interface PushSender {
 export function createPushSender(options: PushSenderOptions): PushSender {
   const { broker, keys, subject, subscriptions, logger } = options;
   const timeoutMs = options.timeoutMs ?? PUSH_TIMEOUT_MS;
-  const inFlight = new Set<Promise<void>>();
 
   async function sendOne(subscription: PushSubscriptionRecord, payload: PushPayload, ttl: number) {
     const endpoint = new URL(subscription.endpoint);
@@ -114,10 +113,18 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     }
   }
 
-  /** Runs `work` as a push in flight (`close` waits for it). */
+  /** Pushes in flight, and who waits for there to be none (`close`). */
+  let busy = 0;
+  const idle: (() => void)[] = [];
+  const settle = () => {
+    busy--;
+    if (busy === 0) for (const wake of idle.splice(0)) wake();
+  };
+
+  /** Runs `work` as a push in flight (`close` waits for it): a count, not a closure per push. */
   function track(work: Promise<void>): Promise<void> {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
+    busy++;
+    work.then(settle, settle);
     return work;
   }
 
@@ -125,19 +132,21 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     await Promise.all(list.map((s) => sendOne(s, payload, ttl)));
   }
 
-  /** The subscriptions now; none (logged) when they can't be read. */
-  async function current(question: string): Promise<PushSubscriptionRecord[]> {
+  /** The subscriptions now, as a promise; rejects (never throws) when they can't be read. */
+  function read(): Promise<PushSubscriptionRecord[]> {
     try {
-      return await subscriptions.list();
+      return subscriptions.list();
     } catch (error) {
-      logger.warn({ question, err: describeError(error) }, "could not read the push subscriptions; no push");
-      return [];
+      return Promise.reject(error);
     }
   }
 
-  async function announce(record: QuestionRecord): Promise<void> {
-    const list = await current(record.id);
-    if (list.length === 0) return;
+  /** What a failed read of the subscriptions does: logs it; nothing is pushed. */
+  const unreadable = (question: string) => (error: unknown) => {
+    logger.warn({ question, err: describeError(error) }, "could not read the push subscriptions; no push");
+  };
+
+  async function announce(record: QuestionRecord, list: PushSubscriptionRecord[]): Promise<void> {
     const left = Math.ceil((record.expiresAt - options.now()) / 1000);
     const ttl = Math.min(MAX_TTL_SECONDS, Math.max(60, left));
     if (options.claim && !(await options.claim(record.id, ttl * 1000))) return; // a sibling sends it
@@ -145,14 +154,20 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   }
 
   const sendToAll = (payload: PushPayload, ttlSeconds: number): Promise<void> =>
-    track(current(payload.id).then((list) => sendEach(list, payload, ttlSeconds)));
+    track(read().then((list) => sendEach(list, payload, ttlSeconds), unreadable(payload.id)));
 
+  // Each new pending question: the subscriptions are read (one promise), and with none — the usual
+  // case — nothing more is made: no claim, no payload, no async chain.
   const unsubscribe = broker.subscribe((event) => {
     if (event.type !== "question.requested" || event.record.status !== "pending") return;
+    const record = event.record;
     void track(
-      announce(event.record).catch((error: unknown) =>
-        logger.warn({ question: event.record.id, err: describeError(error) }, "push failed"),
-      ),
+      read().then((list) => {
+        if (list.length === 0) return;
+        return announce(record, list).catch((error: unknown) => {
+          logger.warn({ question: record.id, err: describeError(error) }, "push failed");
+        });
+      }, unreadable(record.id)),
     );
   });
 
@@ -160,7 +175,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     sendToAll,
     async close() {
       unsubscribe();
-      await Promise.all([...inFlight]);
+      if (busy > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
   };
 }

@@ -1,0 +1,127 @@
+/**
+ * The push sender's broker listener: a new question costs one read of the subscriptions and nothing
+ * more when there are none (the usual case), and `close` still waits for every push in flight.
+ */
+import { type AskUserBroker, type AskUserEvent, createAskUser, createMemoryStore } from "@ask-user/core";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { createPushSender } from "../src/push/sender.ts";
+import type { PushSubscriptionRecord, PushSubscriptions } from "../src/push/subscriptions.ts";
+import { deployInput } from "./harness.ts";
+
+const keys = { publicKey: "unused", privateKey: "unused" };
+const subscription: PushSubscriptionRecord = {
+  endpoint: "http://127.0.0.1:9/push/1",
+  keys: { p256dh: "unused", auth: "unused" },
+  createdAt: 0,
+};
+
+/** Subscriptions whose `list` is counted and answers with `next()`. */
+function subscriptionsOf(next: () => Promise<PushSubscriptionRecord[]>) {
+  const reads = { count: 0 };
+  const subscriptions: PushSubscriptions = {
+    path: undefined,
+    list: () => {
+      reads.count++;
+      return next();
+    },
+    add: async () => ({ renewed: false }),
+    remove: async () => false,
+  };
+  return { reads, subscriptions };
+}
+
+/** Lets the promise callbacks queued so far run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+function logged() {
+  const lines: { msg: string; question?: string }[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { lines, logger };
+}
+
+describe("the push sender's listener", () => {
+  it("reads the subscriptions once per new question, and with none claims and sends nothing", async () => {
+    const broker = createAskUser({ store: createMemoryStore(), channels: [] });
+    const { reads, subscriptions } = subscriptionsOf(async () => []);
+    const claims: string[] = [];
+    const sender = createPushSender({
+      broker,
+      keys,
+      subject: "mailto:ops@example.com",
+      subscriptions,
+      logger: pino({ level: "silent" }),
+      now: Date.now,
+      claim: async (id) => {
+        claims.push(id);
+        return true;
+      },
+    });
+    const record = await broker.create(deployInput);
+    await broker.answer(record.id, { deploy_target: ["Production"] }, { channel: "http", userId: "ops" });
+    await settle();
+    expect(reads.count).toBe(1); // the create only, not the answer
+    expect(claims).toEqual([]);
+    await sender.close();
+  });
+
+  it("waits in close for a push in flight, and reads nothing for questions after close", async () => {
+    const listeners: ((event: AskUserEvent) => void)[] = [];
+    const real = createAskUser({ store: createMemoryStore(), channels: [] });
+    const record = await real.create(deployInput);
+    const broker = {
+      subscribe(listener: (event: AskUserEvent) => void) {
+        listeners.push(listener);
+        return () => listeners.splice(listeners.indexOf(listener), 1);
+      },
+    } as unknown as AskUserBroker;
+    const { reads, subscriptions } = subscriptionsOf(async () => [subscription]);
+    let release: (claimed: boolean) => void = () => undefined;
+    const sender = createPushSender({
+      broker,
+      keys,
+      subject: "mailto:ops@example.com",
+      subscriptions,
+      logger: pino({ level: "silent" }),
+      now: Date.now,
+      claim: () => new Promise<boolean>((resolve) => (release = resolve)), // a sibling answers later
+    });
+    for (const listener of listeners) listener({ type: "question.requested", record });
+    await settle();
+    let closed = false;
+    const closing = sender.close().then(() => (closed = true));
+    await settle();
+    expect(closed).toBe(false); // the claim is still out
+    release(false); // a sibling sends it: nothing is sent here
+    await closing;
+    expect(closed).toBe(true);
+    expect(listeners).toEqual([]);
+    expect(reads.count).toBe(1);
+  });
+
+  it("logs a list that fails (thrown or rejected) and pushes nothing", async () => {
+    const broker = createAskUser({ store: createMemoryStore(), channels: [] });
+    let mode: "throw" | "reject" = "throw";
+    const { reads, subscriptions } = subscriptionsOf(() => {
+      if (mode === "throw") throw new Error("disk gone");
+      return Promise.reject(new Error("redis gone"));
+    });
+    const { lines, logger } = logged();
+    const sender = createPushSender({
+      broker,
+      keys,
+      subject: "mailto:ops@example.com",
+      subscriptions,
+      logger,
+      now: Date.now,
+    });
+    const first = await broker.create(deployInput);
+    mode = "reject";
+    const second = await broker.create(deployInput);
+    await settle();
+    expect(reads.count).toBe(2);
+    const failures = lines.filter((line) => line.msg.startsWith("could not read the push subscriptions"));
+    expect(failures.map((line) => line.question)).toEqual([first.id, second.id]);
+    await sender.close();
+  });
+});
