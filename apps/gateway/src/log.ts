@@ -112,10 +112,12 @@ export function prettyStream(out: { write(text: string): unknown }, color: boole
 
 /**
  * Logs one info line per question asked, answered and ended — what an operator watching the gateway's
- * terminal wants to see come and go. Returns the unsubscriber.
+ * terminal wants to see come and go. Returns the unsubscriber. With the level above info nothing is
+ * made per event (the level is read at each event, so a level changed at run time is followed).
  */
 export function logActivity(broker: AskUserBroker, logger: Logger): () => void {
   return broker.subscribe((event) => {
+    if (event.type === "question.updated" || !logger.isLevelEnabled("info")) return;
     const { record } = event;
     const header = record.prompt.questions.map((q) => q.header).join(" · ");
     const questionId = record.id;
