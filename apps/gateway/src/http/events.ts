@@ -78,6 +78,11 @@ class Client {
  * Writes are awaited (Hono's `streamSSE` over the node server, which waits for `drain`): a client that
  * reads slowly gets its events queued, and one that falls 1000 events behind is cut off rather than
  * buffered without bound; it reconnects and resumes (or is told to reset).
+ *
+ * The stream listens to the broker only while someone could use what it hears: from the first client
+ * on, and after the last one left until 1000 more events have passed (beyond them no id it was given
+ * can resume). Otherwise an event costs it nothing — nothing logged, no record kept alive — and an id
+ * from before such a pause gets `event: reset`, as it would after the 1000 events.
  */
 export class EventStream {
   private readonly log: LoggedEvent[] = [];
@@ -85,21 +90,44 @@ export class EventStream {
   /** Names this stream's ids apart from those of other processes and instances. */
   private readonly epoch = randomBytes(6).toString("base64url").replace(/[-_]/g, "x");
   private readonly clients = new Set<Client>();
-  private readonly unsubscribe: () => void;
+  /** Set while the stream listens to the broker. */
+  private unsubscribe: (() => void) | undefined;
+  /** Events heard since the last client left: past {@link KEEP_EVENTS}, none of them can resume. */
+  private sinceLastLeft = 0;
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(broker: AskUserBroker) {
-    this.unsubscribe = broker.subscribe((event) => {
-      // Nothing is serialised until a client needs it: with no stream open, an event costs nothing more.
-      const logged: LoggedEvent = { seq: this.nextSeq++, type: event.type, record: event.record };
-      this.log.push(logged);
-      if (this.log.length > KEEP_EVENTS) this.log.shift();
-      for (const client of this.clients) client.push(this.message(logged));
-    });
+  constructor(private readonly broker: AskUserBroker) {
     this.heartbeat = setInterval(() => {
       for (const client of this.clients) if (client.idle) client.push(KEEP_ALIVE);
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
+  }
+
+  /** Each broker event while listening: logged, and queued for every client. */
+  private readonly onEvent = (event: AskUserEvent): void => {
+    // Nothing is serialised until a client needs it.
+    const logged: LoggedEvent = { seq: this.nextSeq++, type: event.type, record: event.record };
+    this.log.push(logged);
+    if (this.log.length > KEEP_EVENTS) this.log.shift();
+    if (this.clients.size > 0) {
+      for (const client of this.clients) client.push(this.message(logged));
+    } else if (++this.sinceLastLeft > KEEP_EVENTS) this.stopListening();
+  };
+
+  /**
+   * Stops listening (no client for 1000 events): the log goes, and the sequence skips one, so that
+   * every id given out so far is older than the log and gets `event: reset`.
+   */
+  private stopListening(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.log.length = 0;
+    this.nextSeq++;
+  }
+
+  /** Whether the stream listens to the broker now. */
+  get listening(): boolean {
+    return this.unsubscribe !== undefined;
   }
 
   /** `GET /v1/events`: one SSE client, resuming after `Last-Event-ID` (or `?lastEventId=`). */
@@ -122,6 +150,7 @@ export class EventStream {
       }
     }
     this.clients.add(client);
+    this.unsubscribe ??= this.broker.subscribe(this.onEvent);
     c.header("x-accel-buffering", "no");
     return streamSSE(c, async (stream) => {
       const stop = () => client.close();
@@ -140,7 +169,7 @@ export class EventStream {
         }
       } finally {
         client.close();
-        this.clients.delete(client);
+        if (this.clients.delete(client) && this.clients.size === 0) this.sinceLastLeft = 0;
       }
     });
   }
@@ -163,7 +192,8 @@ export class EventStream {
 
   /** Ends every stream (shutdown). */
   close(): void {
-    this.unsubscribe();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     clearInterval(this.heartbeat);
     for (const client of this.clients) client.close();
     this.clients.clear();
