@@ -41,10 +41,34 @@ function channelOf(record: QuestionRecord): string {
   return record.target?.channel ?? NO_CHANNEL;
 }
 
-function promptCount(record: QuestionRecord): number {
-  let count = 0;
-  for (const delivery of record.deliveries) if (delivery.kind === "prompt") count++;
-  return count;
+/**
+ * Counts by label values, kept in a Map per event and handed to a prom-client counter when it is read
+ * (scrape): prom-client's `inc` hashes and validates the labels on every call, `labels(…)` included
+ * (its children call `inc` with them). Series come out in the order they were first counted.
+ */
+class Tally {
+  private readonly counts = new Map<string, { labels: Record<string, string>; value: number }>();
+
+  constructor(private readonly names: readonly [string] | readonly [string, string]) {}
+
+  /** Adds one to the series of these label values (in the order of the names). */
+  add(first: string, second = ""): void {
+    const key = this.names.length === 1 ? first : `${first}\n${second}`;
+    const entry = this.counts.get(key);
+    if (entry) {
+      entry.value++;
+      return;
+    }
+    const labels: Record<string, string> = { [this.names[0]]: first };
+    if (this.names[1] !== undefined) labels[this.names[1]] = second;
+    this.counts.set(key, { labels, value: 1 });
+  }
+
+  /** `collect` of the counter it feeds. */
+  publish(counter: Counter<string>): void {
+    counter.reset();
+    for (const { labels, value } of this.counts.values()) counter.inc(labels, value);
+  }
 }
 
 /**
@@ -73,17 +97,27 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
       for (const [channel, count] of await countPending(broker, maxPending)) this.set({ channel }, count);
     },
   });
-  const created = new Counter({
+  const created = new Tally(["channel"]);
+  const ended = new Tally(["status", "channel"]);
+  const deliveries = new Tally(["channel"]);
+  const failures = new Tally(["channel", "reason"]);
+  new Counter({
     name: "ask_user_questions_created_total",
     help: "Questions created, by target channel",
     labelNames: ["channel"],
     registers: [registry],
+    collect() {
+      created.publish(this);
+    },
   });
-  const ended = new Counter({
+  new Counter({
     name: "ask_user_questions_ended_total",
     help: "Questions ended, by final status and target channel",
     labelNames: ["status", "channel"],
     registers: [registry],
+    collect() {
+      ended.publish(this);
+    },
   });
   const answerSeconds = new Histogram({
     name: "ask_user_answer_seconds",
@@ -92,17 +126,23 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     buckets: ANSWER_BUCKETS,
     registers: [registry],
   });
-  const deliveries = new Counter({
+  new Counter({
     name: "ask_user_deliveries_total",
     help: "Prompts delivered to a channel",
     labelNames: ["channel"],
     registers: [registry],
+    collect() {
+      deliveries.publish(this);
+    },
   });
-  const failures = new Counter({
+  new Counter({
     name: "ask_user_delivery_failures_total",
     help: "Questions that could not be delivered, by channel and reason (the error's class name)",
     labelNames: ["channel", "reason"],
     registers: [registry],
+    collect() {
+      failures.publish(this);
+    },
   });
   const sse = options.sseStreams;
   if (sse) {
@@ -140,14 +180,14 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   };
   const onEvent = ({ type, record }: AskUserEvent) => {
     const channel = channelOf(record);
-    if (type === "question.requested") created.inc({ channel });
+    if (type === "question.requested") created.add(channel);
     const before = prompts.get(record.id) ?? (type === "question.requested" ? 0 : undefined);
-    const now = promptCount(record);
-    if (before !== undefined) {
+    let now = 0;
+    for (const delivery of record.deliveries) {
+      if (delivery.kind !== "prompt") continue;
       // A question first seen after this gateway started (a restart, another instance) is not counted.
-      for (const delivery of record.deliveries.filter((d) => d.kind === "prompt").slice(before)) {
-        deliveries.inc({ channel: delivery.channel });
-      }
+      if (before !== undefined && now >= before) deliveries.add(delivery.channel);
+      now++;
     }
     if (!isTerminal(record.status)) {
       prompts.set(record.id, now);
@@ -156,11 +196,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     prompts.delete(record.id);
     // Ended by this write: `question.resolved`, or created ended already (`question.requested`).
     if (type === "question.updated") return;
-    ended.inc({ status: record.status, channel });
-    if (record.status === "answered" && record.resolvedAt !== undefined) {
+    const status = record.status;
+    ended.add(status, channel);
+    if (status === "answered" && record.resolvedAt !== undefined) {
       answerSeconds.observe({ channel }, Math.max(0, record.resolvedAt - record.createdAt) / 1000);
     }
-    if (record.status === "undeliverable") failures.inc({ channel, reason: reasonOf(record.error) });
+    if (status === "undeliverable") failures.add(channel, reasonOf(record.error));
   };
   const unsubscribe = broker.subscribe(onEvent);
 
