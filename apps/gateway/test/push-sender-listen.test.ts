@@ -6,7 +6,11 @@ import { type AskUserBroker, type AskUserEvent, createAskUser, createMemoryStore
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { createPushSender } from "../src/push/sender.ts";
-import type { PushSubscriptionRecord, PushSubscriptions } from "../src/push/subscriptions.ts";
+import {
+  openPushSubscriptions,
+  type PushSubscriptionRecord,
+  type PushSubscriptions,
+} from "../src/push/subscriptions.ts";
 import { deployInput } from "./harness.ts";
 
 const keys = { publicKey: "unused", privateKey: "unused" };
@@ -63,6 +67,40 @@ describe("the push sender's listener", () => {
     expect(reads.count).toBe(1); // the create only, not the answer
     expect(claims).toEqual([]);
     await sender.close();
+  });
+
+  it("reads nothing at all when the subscriptions kept here say there are none, and reads once there is one", async () => {
+    const broker = createAskUser({ store: createMemoryStore(), channels: [] });
+    const { reads, subscriptions } = subscriptionsOf(async () => []);
+    let size = 0;
+    Object.defineProperty(subscriptions, "size", { get: () => size });
+    const sender = createPushSender({
+      broker,
+      keys,
+      subject: "mailto:ops@example.com",
+      subscriptions,
+      logger: pino({ level: "silent" }),
+      now: Date.now,
+    });
+    await broker.create(deployInput);
+    await settle();
+    expect(reads.count).toBe(0);
+    size = 1;
+    await broker.create(deployInput);
+    await settle();
+    expect(reads.count).toBe(1);
+    await sender.close();
+    await broker.close();
+  });
+
+  it("the subscriptions kept in this process count themselves as they are added and removed", async () => {
+    const kept = openPushSubscriptions(undefined, Date.now);
+    expect(kept.size).toBe(0);
+    await kept.add({ endpoint: subscription.endpoint, keys: subscription.keys });
+    await kept.add({ endpoint: subscription.endpoint, keys: subscription.keys }); // a renewal
+    expect(kept.size).toBe(1);
+    await kept.remove(subscription.endpoint);
+    expect(kept.size).toBe(0);
   });
 
   it("waits in close for a push in flight, and reads nothing for questions after close", async () => {

@@ -156,10 +156,12 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   const sendToAll = (payload: PushPayload, ttlSeconds: number): Promise<void> =>
     track(read().then((list) => sendEach(list, payload, ttlSeconds), unreadable(payload.id)));
 
-  // Each new pending question: the subscriptions are read (one promise), and with none — the usual
-  // case — nothing more is made: no claim, no payload, no async chain.
+  // Each new pending question: with no subscription kept here — the usual case — nothing is made at
+  // all; else the subscriptions are read (one promise), and with none nothing more is made: no claim,
+  // no payload, no async chain.
   const unsubscribe = broker.subscribe((event) => {
     if (event.type !== "question.requested" || event.record.status !== "pending") return;
+    if (subscriptions.size === 0) return;
     const record = event.record;
     void track(
       read().then((list) => {

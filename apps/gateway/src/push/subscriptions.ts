@@ -80,6 +80,11 @@ export interface PushSubscriptions {
   remove(endpoint: string): Promise<boolean>;
   /** The file they are kept in; undefined when kept in memory or in Redis. */
   readonly path: string | undefined;
+  /**
+   * How many there are, when known without a read (kept in this process); undefined when they live
+   * elsewhere (Redis). With 0 the sender skips a new question without making anything.
+   */
+  readonly size?: number;
 }
 
 /** Problems of a subscription body, each with its path; empty when it is fine. */
@@ -157,6 +162,9 @@ export function openPushSubscriptions(folder: string | undefined, now: () => num
   };
   return {
     path,
+    get size() {
+      return byEndpoint.size;
+    },
     list: async () => [...byEndpoint.values()],
     async add(subscription) {
       const renewed = byEndpoint.delete(subscription.endpoint); // a renewal moves to the end
