@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AskUserBroker, AskUserEvent } from "@ask-user/core";
 import { pino } from "pino";
 import { afterEach } from "vitest";
 import { type RunningGateway, type StartOptions, startGateway } from "../src/gateway.ts";
@@ -16,6 +17,24 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * A broker that only has listeners (`subscribe`), for parts that only listen to one: the test sends
+ * events to `listeners` itself.
+ */
+export function listenersOnlyBroker(): {
+  broker: AskUserBroker;
+  listeners: Set<(event: AskUserEvent) => void>;
+} {
+  const listeners = new Set<(event: AskUserEvent) => void>();
+  const broker = {
+    subscribe(listener: (event: AskUserEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  } as unknown as AskUserBroker;
+  return { broker, listeners };
+}
 
 /** A fresh temporary folder, removed after the test. */
 export function tempDir(): string {

@@ -2,8 +2,8 @@
  * The push sender's broker listener: a new question costs one read of the subscriptions and nothing
  * more when there are none (the usual case), and `close` still waits for every push in flight.
  */
-import { type AskUserBroker, type AskUserEvent, createAskUser, createMemoryStore } from "@ask-user/core";
-import { pino } from "pino";
+import { type AskUserBroker, createAskUser, createMemoryStore } from "@ask-user/core";
+import { type Logger, pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { createPushSender } from "../src/push/sender.ts";
 import {
@@ -11,7 +11,7 @@ import {
   type PushSubscriptionRecord,
   type PushSubscriptions,
 } from "../src/push/subscriptions.ts";
-import { deployInput } from "./harness.ts";
+import { deployInput, listenersOnlyBroker } from "./harness.ts";
 
 const keys = { publicKey: "unused", privateKey: "unused" };
 const subscription: PushSubscriptionRecord = {
@@ -35,6 +35,23 @@ function subscriptionsOf(next: () => Promise<PushSubscriptionRecord[]>) {
   return { reads, subscriptions };
 }
 
+/** A sender on `broker` with nothing but its subscriptions (and a claim and a logger when given). */
+function senderOf(
+  broker: AskUserBroker,
+  subscriptions: PushSubscriptions,
+  options: { claim?: (id: string) => Promise<boolean>; logger?: Logger } = {},
+) {
+  return createPushSender({
+    broker,
+    keys,
+    subject: "mailto:ops@example.com",
+    subscriptions,
+    logger: options.logger ?? pino({ level: "silent" }),
+    now: Date.now,
+    ...(options.claim ? { claim: options.claim } : {}),
+  });
+}
+
 /** Lets the promise callbacks queued so far run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -49,13 +66,7 @@ describe("the push sender's listener", () => {
     const broker = createAskUser({ store: createMemoryStore(), channels: [] });
     const { reads, subscriptions } = subscriptionsOf(async () => []);
     const claims: string[] = [];
-    const sender = createPushSender({
-      broker,
-      keys,
-      subject: "mailto:ops@example.com",
-      subscriptions,
-      logger: pino({ level: "silent" }),
-      now: Date.now,
+    const sender = senderOf(broker, subscriptions, {
       claim: async (id) => {
         claims.push(id);
         return true;
@@ -74,14 +85,7 @@ describe("the push sender's listener", () => {
     const { reads, subscriptions } = subscriptionsOf(async () => []);
     let size = 0;
     Object.defineProperty(subscriptions, "size", { get: () => size });
-    const sender = createPushSender({
-      broker,
-      keys,
-      subject: "mailto:ops@example.com",
-      subscriptions,
-      logger: pino({ level: "silent" }),
-      now: Date.now,
-    });
+    const sender = senderOf(broker, subscriptions);
     await broker.create(deployInput);
     await settle();
     expect(reads.count).toBe(0);
@@ -104,25 +108,14 @@ describe("the push sender's listener", () => {
   });
 
   it("waits in close for a push in flight, and reads nothing for questions after close", async () => {
-    const listeners: ((event: AskUserEvent) => void)[] = [];
     const real = createAskUser({ store: createMemoryStore(), channels: [] });
     const record = await real.create(deployInput);
-    const broker = {
-      subscribe(listener: (event: AskUserEvent) => void) {
-        listeners.push(listener);
-        return () => listeners.splice(listeners.indexOf(listener), 1);
-      },
-    } as unknown as AskUserBroker;
+    const { broker, listeners } = listenersOnlyBroker();
     const { reads, subscriptions } = subscriptionsOf(async () => [subscription]);
     let release: (claimed: boolean) => void = () => undefined;
-    const sender = createPushSender({
-      broker,
-      keys,
-      subject: "mailto:ops@example.com",
-      subscriptions,
-      logger: pino({ level: "silent" }),
-      now: Date.now,
-      claim: () => new Promise<boolean>((resolve) => (release = resolve)), // a sibling answers later
+    // A sibling answers the claim later.
+    const sender = senderOf(broker, subscriptions, {
+      claim: () => new Promise<boolean>((resolve) => (release = resolve)),
     });
     for (const listener of listeners) listener({ type: "question.requested", record });
     await settle();
@@ -133,7 +126,7 @@ describe("the push sender's listener", () => {
     release(false); // a sibling sends it: nothing is sent here
     await closing;
     expect(closed).toBe(true);
-    expect(listeners).toEqual([]);
+    expect(listeners.size).toBe(0);
     expect(reads.count).toBe(1);
   });
 
@@ -145,14 +138,7 @@ describe("the push sender's listener", () => {
       return Promise.reject(new Error("redis gone"));
     });
     const { lines, logger } = logged();
-    const sender = createPushSender({
-      broker,
-      keys,
-      subject: "mailto:ops@example.com",
-      subscriptions,
-      logger,
-      now: Date.now,
-    });
+    const sender = senderOf(broker, subscriptions, { logger });
     const first = await broker.create(deployInput);
     mode = "reject";
     const second = await broker.create(deployInput);

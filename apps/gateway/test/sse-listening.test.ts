@@ -2,11 +2,12 @@
  * The event stream listens to the broker only while someone could use what it hears: from the first
  * client on, and after the last one left until 1000 more events have passed (the resume window).
  */
-import type { AskUserBroker, AskUserEvent, QuestionRecord } from "@ask-user/core";
+import type { QuestionRecord } from "@ask-user/core";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayEnv } from "../src/http/env.ts";
 import { EventStream } from "../src/http/events.ts";
+import { listenersOnlyBroker } from "./harness.ts";
 
 const streams: EventStream[] = [];
 afterEach(() => {
@@ -15,13 +16,7 @@ afterEach(() => {
 
 /** A broker that only has listeners, and an event stream on it behind a one-route app. */
 function setup() {
-  const listeners = new Set<(event: AskUserEvent) => void>();
-  const broker = {
-    subscribe(listener: (event: AskUserEvent) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  } as unknown as AskUserBroker;
+  const { broker, listeners } = listenersOnlyBroker();
   const events = new EventStream(broker);
   streams.push(events);
   const app = new Hono<GatewayEnv>().get("/events", (c) => events.serve(c));

@@ -1,9 +1,9 @@
-import type { AskUserBroker, AskUserEvent, QuestionRecord } from "@ask-user/core";
+import type { QuestionRecord } from "@ask-user/core";
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import type { GatewayEnv } from "../src/http/env.ts";
 import { EventStream } from "../src/http/events.ts";
-import { call, deployInput, testGateway } from "./harness.ts";
+import { call, deployInput, listenersOnlyBroker, testGateway } from "./harness.ts";
 
 interface SseEvent {
   id?: string;
@@ -93,13 +93,7 @@ describe("GET /v1/events", () => {
   });
 
   it("cuts off a client that stopped reading once 1000 events wait for it, and gives a reader all of them", async () => {
-    const listeners = new Set<(event: AskUserEvent) => void>();
-    const broker = {
-      subscribe(listener: (event: AskUserEvent) => void) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    } as unknown as AskUserBroker;
+    const { broker, listeners } = listenersOnlyBroker();
     const events = new EventStream(broker);
     const app = new Hono<GatewayEnv>().get("/events", (c) => events.serve(c));
     const stalled = await app.request("/events"); // its body is never read

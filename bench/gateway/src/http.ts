@@ -10,6 +10,7 @@ import { startGateway } from "@ask-user/gateway";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { pino } from "pino";
+import { bareHandler } from "./bare.ts";
 import { outsideFigure } from "./http-outside.ts";
 import { cpuMicros } from "./machine.ts";
 import { print } from "./report.ts";
@@ -55,19 +56,9 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** The bare server: reads the body, answers a small JSON object. */
+/** The bare server, in this process. */
 async function startBare() {
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      const text = JSON.stringify({ id: "x", echo: body.length });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      res.end(text);
-    });
-  });
+  const server = createServer(bareHandler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
