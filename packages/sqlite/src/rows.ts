@@ -1,5 +1,5 @@
 import { needsRepair, type QuestionRecord } from "@ask-user/core/store";
-import type { QuestionRow, RecordRows } from "./protocol.ts";
+import type { QuestionRow, RecordRows, WriteOp } from "./protocol.ts";
 
 /** The `questions` row of `record`: the queried fields copied out of it, and its JSON (`json`). */
 export function questionRow(record: QuestionRecord, json: string): QuestionRow {
@@ -33,4 +33,21 @@ export function messageRows(record: QuestionRecord): [string, string, string][] 
  */
 export function recordRows(record: QuestionRecord, json: string): RecordRows {
   return { row: questionRow(record, json), tokens: record.tokens.slice(), messages: messageRows(record) };
+}
+
+/**
+ * The write that stores `record` — a create, or a compare-and-set from version `expected` when given —
+ * and the record's JSON. The rows are taken now: a caller changing the record afterwards changes nothing
+ * stored. Throws what `JSON.stringify` throws for a record JSON cannot hold.
+ */
+export function recordWrite(record: QuestionRecord, expected?: number): { json: string; op: WriteOp } {
+  const json = JSON.stringify(record);
+  const row = questionRow(record, json);
+  const tokens = record.tokens.slice();
+  const messages = messageRows(record);
+  const op: WriteOp =
+    expected === undefined
+      ? { kind: "create", row, tokens, messages }
+      : { kind: "compareAndSet", expected, row, tokens, messages };
+  return { json, op };
 }

@@ -17,7 +17,7 @@ import { createGroupCommit, type GroupRunner } from "./group-commit.ts";
 import { migrate } from "./migrations.ts";
 import type { ErrorShape, WriteOp, WriterStats, WriteValue } from "./protocol.ts";
 import { openQuickMarks, type QuickMarks } from "./quick-marks.ts";
-import { messageRows, questionRow } from "./rows.ts";
+import { recordWrite } from "./rows.ts";
 import { prepareReads, type ReadStatements } from "./statements.ts";
 import { configureWriter, createWriter } from "./writer.mjs";
 import { startWriterThread } from "./writer-thread.ts";
@@ -184,24 +184,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     path,
     stats: () => writes.stats(),
     create(record) {
-      let op: WriteOp;
-      let json: string;
+      let written: ReturnType<typeof recordWrite>;
       try {
-        json = JSON.stringify(record);
-        // The rows are taken now: a caller changing the record afterwards changes nothing stored.
-        op = {
-          kind: "create",
-          row: questionRow(record, json),
-          tokens: record.tokens.slice(),
-          messages: messageRows(record),
-        };
+        written = recordWrite(record);
       } catch (error) {
         return Promise.reject(error); // a record JSON cannot hold
       }
-      return write(`create question ${record.id}`, op, (created) => {
+      return write(`create question ${record.id}`, written.op, (created) => {
         if (created !== true)
           throw new AskUserError("store_conflict", `A question with id ${record.id} already exists.`);
-        emit(json, undefined);
+        emit(written.json, undefined);
       });
     },
     async get(id) {
@@ -210,23 +202,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     compareAndSet(expectedVersion, next) {
       if (closing) return Promise.reject(closedError());
       if (next.version !== expectedVersion + 1) return Promise.resolve(false);
-      let op: WriteOp;
-      let json: string;
+      let written: ReturnType<typeof recordWrite>;
       try {
-        json = JSON.stringify(next);
-        op = {
-          kind: "compareAndSet",
-          expected: expectedVersion,
-          row: questionRow(next, json),
-          tokens: next.tokens.slice(),
-          messages: messageRows(next),
-        };
+        written = recordWrite(next, expectedVersion);
       } catch (error) {
         return Promise.reject(error); // a record JSON cannot hold
       }
-      return write(`update question ${next.id}`, op, (previous) => {
+      return write(`update question ${next.id}`, written.op, (previous) => {
         if (typeof previous !== "string") return false;
-        emit(json, previous as QuestionStatus);
+        emit(written.json, previous as QuestionStatus);
         return true;
       });
     },
