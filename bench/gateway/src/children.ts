@@ -91,16 +91,28 @@ export function waitForOutput(
   });
 }
 
-/** `ask-user start` on a free loopback port with `env`; resolves with its URL once the banner shows it. */
-export async function startGatewayChild(env: Record<string, string>): Promise<Child & { url: string }> {
-  const child = spawnNode([gatewayBin, "start"], {
-    env: { ASK_USER_PORT: "0", ASK_USER_LOG_LEVEL: "warn", ...env },
-  });
+/**
+ * `node <args>` (as {@link spawnNode}) that prints `HTTP API  http://127.0.0.1:<port>/v1` once it
+ * listens; resolves with that URL (killed if it exits or stays silent first).
+ */
+export async function startServerChild(
+  args: string[],
+  what: string,
+  options: { env?: Record<string, string> } = {},
+): Promise<Child & { url: string }> {
+  const child = spawnNode(args, options);
   try {
-    const match = await waitForOutput(child, /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/, "the gateway");
+    const match = await waitForOutput(child, /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/, what);
     return { ...child, url: match[1] as string };
   } catch (error) {
     await child.kill();
     throw error;
   }
+}
+
+/** `ask-user start` on a free loopback port with `env`; resolves with its URL once the banner shows it. */
+export function startGatewayChild(env: Record<string, string>): Promise<Child & { url: string }> {
+  return startServerChild([gatewayBin, "start"], "the gateway", {
+    env: { ASK_USER_PORT: "0", ASK_USER_LOG_LEVEL: "warn", ...env },
+  });
 }

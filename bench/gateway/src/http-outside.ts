@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Child, spawnNode, startGatewayChild, waitForOutput } from "./children.ts";
+import { type Child, startGatewayChild, startServerChild } from "./children.ts";
 import type { httpClient } from "./http.ts";
 import { coresBusy, cpuMicros, cpuTimes } from "./machine.ts";
 import { answer, input } from "./samples.ts";
@@ -27,16 +27,8 @@ export interface OutsideMeasured {
 
 type Server = Child & { url: string };
 
-async function startBareChild(): Promise<Server> {
-  const child = spawnNode([fileURLToPath(new URL("bare-server.ts", import.meta.url))]);
-  try {
-    const match = await waitForOutput(child, /HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/, "bare node:http");
-    return { ...child, url: match[1] as string };
-  } catch (error) {
-    await child.kill();
-    throw error;
-  }
-}
+const startBareChild = (): Promise<Server> =>
+  startServerChild([fileURLToPath(new URL("bare-server.ts", import.meta.url))], "bare node:http");
 
 /**
  * Measures `cycles` cycles against bare node:http and against `ask-user start` on a SQLite file, each in
