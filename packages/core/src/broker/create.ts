@@ -1,5 +1,5 @@
 import { describeError } from "../model/errors.ts";
-import { randomBase64Url } from "../model/random.ts";
+import { randomBase64Url, sortableDigits } from "../model/random.ts";
 import type { AnswererPolicy, QuestionRecord, Target, UserRef } from "../model/types.ts";
 import { newActionToken } from "../prompt/codec.ts";
 import { pickLocale } from "../prompt/i18n.ts";
@@ -14,11 +14,8 @@ export interface NewRecordOptions {
   locale?: string;
 }
 
-/** Base 62 in ASCII order: a fixed-width number in these digits sorts as text the way it sorts as a number. */
-const TIME_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 62^7 ms is 111 years: the prefix sorts by creation time until 2081 (and wraps, still valid, after). */
 const TIME_CHARS = 7;
-const TIME_WRAP = 62 ** TIME_CHARS;
 
 /**
  * A new question id: 20 URL-safe characters, the creation time in milliseconds (7 base-62 digits) then 78
@@ -29,13 +26,7 @@ const TIME_WRAP = 62 ** TIME_CHARS;
  * would read `ask-user wait -hx2…` as options). Ids are not secrets: the action tokens are.
  */
 export function newQuestionId(now: number): string {
-  let time = Math.max(0, Math.floor(now)) % TIME_WRAP;
-  let prefix = "";
-  for (let i = 0; i < TIME_CHARS; i++) {
-    prefix = TIME_DIGITS.charAt(time % 62) + prefix;
-    time = Math.floor(time / 62);
-  }
-  return prefix + randomBase64Url(12).slice(0, 20 - TIME_CHARS);
+  return sortableDigits(now, TIME_CHARS) + randomBase64Url(12).slice(0, 20 - TIME_CHARS);
 }
 
 /**
@@ -59,7 +50,7 @@ export async function newRecord(
     createdAt: now,
     expiresAt: now + prompt.timeoutSeconds * 1000,
     status: "pending",
-    tokens: prompt.questions.map(() => newActionToken()),
+    tokens: prompt.questions.map(() => newActionToken(now)),
     deliveries: [],
   };
   if (options.runId !== undefined) record.runId = options.runId;

@@ -35,3 +35,21 @@ export function randomBase64Url(bytes: number): string {
   }
   return out;
 }
+
+/** Base 62 in ASCII order: a fixed-width number in these digits sorts as text the way it sorts as a number. */
+const SORTABLE_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * `value` (a whole number ≥ 0, taken modulo 62^width) as `width` base-62 digits in ASCII order, so that
+ * such prefixes sort as text the way their values sort as numbers — the time prefix of question ids and
+ * action tokens, which makes a store's indexes on them grow at one end instead of at random places.
+ */
+export function sortableDigits(value: number, width: number): string {
+  let rest = Math.max(0, Math.floor(value)) % 62 ** width;
+  let digits = "";
+  for (let i = 0; i < width; i++) {
+    digits = SORTABLE_DIGITS.charAt(rest % 62) + digits;
+    rest = Math.floor(rest / 62);
+  }
+  return digits;
+}
