@@ -4,6 +4,7 @@
  */
 import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { join } from "node:path";
 import { createMemoryStore } from "@ask-user/core";
 import { startGateway } from "@ask-user/gateway";
@@ -258,8 +259,11 @@ export async function httpSection(dir: string, clients: number, cycles: number):
     const mainBusy = (gateway.serverMainMicros * gateway.perSecond) / 1e6;
     const side = (m: typeof gateway) =>
       `server ${fmt(m.serverMicros)} µs (main thread ${fmt(m.serverMainMicros)}), clients ${fmt(m.clientMicros)} µs, the machine's cores busy ${m.cores.toFixed(2)}`;
+    // The machine's ceiling at this CPU per cycle: every core busy all the time, server and clients.
+    const cores = os.cpus().length;
+    const ceiling = (cores * 1e6) / (gateway.serverMicros + gateway.clientMicros);
     print(
-      `${indent} CPU per cycle from outside: the gateway ${side(gateway)}; bare node:http ${side(bareOut)}. The gateway's main thread is busy ${mainBusy.toFixed(2)} of the time${mainBusy < 0.8 ? ": each client's next request waits for its last one's durable commit, so the cycle is bound by how the main thread and the writer thread overlap (the latency of each commit), not by a core" : ": its CPU is the limit"}`,
+      `${indent} CPU per cycle from outside: the gateway ${side(gateway)}; bare node:http ${side(bareOut)}. The gateway's main thread is busy ${mainBusy.toFixed(2)} of the time${mainBusy < 0.8 ? ": each client's next request waits for its last one's durable commit, so the cycle is bound by how the main thread and the writer thread overlap (the latency of each commit), not by a core" : ": its CPU is the limit"}. At this CPU per cycle (server and clients), this machine's ${cores} cores kept busy all the time would allow ${fmt(ceiling)} cycles/s, a ratio of ${(ceiling / bareOut.perSecond).toFixed(2)}× at most`,
     );
   } finally {
     outside.close();
