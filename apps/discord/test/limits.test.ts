@@ -71,7 +71,7 @@ describe("a form's select", () => {
     // The largest select the channel renders (10 options: core numbers at most ten; Discord takes 25): accepted.
     const record = sampleRecord({
       prompt: { questions: [question(10)], timeoutSeconds: 900 },
-      tokens: [newActionToken()],
+      tokens: [newActionToken(Date.UTC(2026, 11, 5))],
     });
     const [row] = renderFormComponents(discordView(record, false));
     const select = row?.components[0];
@@ -101,7 +101,7 @@ describe("a form's select", () => {
     const record = sampleRecord({
       prompt: { questions, timeoutSeconds: 900 },
       target: { channel: "discord", conversation: channelId },
-      tokens: questions.map(() => newActionToken()),
+      tokens: questions.map(() => newActionToken(Date.UTC(2026, 11, 5))),
     });
 
     const { messageId } = await mounted.deliver({ record, locale: "en", text: "", buttons: false });

@@ -121,7 +121,7 @@ describe("rendering a prompt", () => {
         options: [1, 2, 3, 4].map((o) => ({ label: `Option ${o}`, description: "d".repeat(500) })),
       })),
     });
-    const tokens = prompt.questions.map(() => newActionToken());
+    const tokens = prompt.questions.map(() => newActionToken(Date.UTC(2026, 11, 5)));
     const record = sampleRecord({ prompt, tokens, expiresAt: 1_800_000_000_000 });
     const { content } = renderPrompt(discordView(record, false));
     expect(chars(content)).toBeLessThanOrEqual(2000);
@@ -143,7 +143,7 @@ describe("rendering a prompt", () => {
     }));
     const form = sampleRecord({
       prompt: { questions, timeoutSeconds: 900 },
-      tokens: questions.map(() => newActionToken()),
+      tokens: questions.map(() => newActionToken(Date.UTC(2026, 11, 5))),
     });
     const message = renderPrompt(discordView(form, false));
     expect(chars(message.content)).toBeLessThanOrEqual(2000);

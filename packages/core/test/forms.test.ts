@@ -51,7 +51,7 @@ function control(record: QuestionRecord, question: number, action: Action, extra
 
 describe("form controls: the codec", () => {
   it("round-trips every control within the byte limit, and refuses garbage", () => {
-    const token = newActionToken();
+    const token = newActionToken(Date.UTC(2026, 11, 5));
     const actions: Action[] = [
       { kind: "option", index: 3 },
       { kind: "pick", index: 9 },

@@ -48,14 +48,14 @@ const TOKEN_TIME_STEP_MS = 16;
 const TOKEN_TIME_CHARS = 4;
 
 /**
- * A fresh action token, 16 URL-safe characters: the time `now` in 16 ms steps as 4 base-62 digits, then
+ * A fresh action token, 16 URL-safe characters: the time `now` (epoch ms, from the caller's clock) in 16 ms steps as 4 base-62 digits, then
  * 72 random bits from the platform's CSPRNG (12 base64url characters). The random part is the secret (a
  * button payload names its question by it); the prefix makes tokens made together sort together, so a
  * store's token index grows in one place instead of every new token dirtying a random page of it (on
  * SQLite a quarter of the pages each commit wrote). The prefix wraps every ≈ 2.7 days, which only moves
  * where the index grows. Tokens of the old, fully random form stay valid.
  */
-export function newActionToken(now: number = Date.now()): string {
+export function newActionToken(now: number): string {
   return sortableDigits(now / TOKEN_TIME_STEP_MS, TOKEN_TIME_CHARS) + randomBase64Url(9);
 }
 
